@@ -1,0 +1,54 @@
+// The abstract tagged-message transport under MPI point-to-point: addresses, lazy connections,
+// send/recv/probe on 64-bit match bits (pt2pt/match_bits.hpp), progress and a wait fd.
+// Threading: called from one thread at a time (MPI_THREAD_SERIALIZED at most).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "runtime/status.hpp"
+
+namespace weft {
+
+// Where a transport reports the outcome of one operation. Lives inside the MPI request,
+// so starting an operation allocates nothing of ours.
+struct Completion {
+  bool done = false;
+  bool cancelled = false;
+  int error_class = 0;      // MPI_ERR_* (e.g. MPI_ERR_TRUNCATE), 0 on success
+  uint64_t sender_bits = 0;  // match bits of the message received
+  size_t bytes = 0;          // bytes received
+  void* handle = nullptr;    // the transport's own request while in flight
+};
+
+struct ProbeResult {
+  uint64_t sender_bits = 0;
+  size_t bytes = 0;
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual const char* name() const = 0;
+  // This process's address, to publish through the Kvs.
+  virtual std::vector<uint8_t> address() const = 0;
+  virtual bool connected(int peer) const = 0;
+  virtual Status connect(int peer, const std::vector<uint8_t>& address) = 0;
+  // Starts a send to world rank `peer`; `sync` completes only once matched by a receive.
+  virtual Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
+                       Completion* c) = 0;
+  virtual Status irecv(void* buf, size_t len, uint64_t bits, uint64_t mask, Completion* c) = 0;
+  // Looks for a matching unreceived message without receiving it.
+  virtual bool iprobe(uint64_t bits, uint64_t mask, ProbeResult* out) = 0;
+  // Cancels a pending receive; it then completes with `cancelled` set (or matched meanwhile).
+  virtual void cancel(Completion* c) = 0;
+  // Advances communication; returns the number of events processed.
+  virtual unsigned progress() = 0;
+  // Prepares to block: true if nothing is pending and waiting on wait_fd() is safe.
+  virtual bool arm() = 0;
+  virtual int wait_fd() const = 0;
+  // Completes every started send at its destination (used before teardown).
+  virtual Status flush() = 0;
+};
+
+}  // namespace weft

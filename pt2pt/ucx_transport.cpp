@@ -1,0 +1,216 @@
+// UCX implementation of Transport. Facts relied on (shared/platform-facts.md §3): a NULL return
+// means completed in place (recv needs RECV_INFO to keep sender bits and length), UCS_PTR_IS_ERR
+// is a failure, anything else is a UCX request we free in its callback; blocking waits need
+// UCP_FEATURE_WAKEUP + ucp_worker_arm + poll on the worker's event fd.
+#include "pt2pt/ucx_transport.hpp"
+
+#include <ucp/api/ucp.h>
+
+#include <string>
+
+#include "mpi.h"
+#include "pt2pt/match_bits.hpp"
+
+namespace weft {
+namespace {
+
+Status ucx_error(const char* what, ucs_status_t st) {
+  return Status::error(MPI_ERR_OTHER, std::string(what) + " failed: " + ucs_status_string(st));
+}
+
+int error_class_of(ucs_status_t st) {
+  switch (st) {
+    case UCS_OK:
+    case UCS_ERR_CANCELED:
+      return MPI_SUCCESS;
+    case UCS_ERR_MESSAGE_TRUNCATED:
+      return MPI_ERR_TRUNCATE;
+    default:
+      return MPI_ERR_OTHER;
+  }
+}
+
+void on_send_done(void* request, ucs_status_t st, void* user_data) {
+  auto* c = static_cast<Completion*>(user_data);
+  c->error_class = error_class_of(st);
+  c->cancelled = (st == UCS_ERR_CANCELED);
+  c->handle = nullptr;
+  c->done = true;
+  ucp_request_free(request);
+}
+
+void fill_recv(Completion* c, ucs_status_t st, const ucp_tag_recv_info_t* info, size_t capacity) {
+  c->error_class = error_class_of(st);
+  c->cancelled = (st == UCS_ERR_CANCELED);
+  if (info != nullptr && !c->cancelled) {
+    c->sender_bits = info->sender_tag;
+    c->bytes = info->length < capacity ? info->length : capacity;
+  }
+  c->handle = nullptr;
+  c->done = true;
+}
+
+void on_recv_done(void* request, ucs_status_t st, const ucp_tag_recv_info_t* info, void* user_data) {
+  auto* c = static_cast<Completion*>(user_data);
+  fill_recv(c, st, info, c->bytes);  // irecv parks the capacity in `bytes` while in flight
+  ucp_request_free(request);
+}
+
+class UcxTransport final : public Transport {
+ public:
+  ~UcxTransport() override {
+    for (ucp_ep_h ep : eps_) {
+      if (ep == nullptr) continue;
+      ucp_request_param_t p{};
+      p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+      p.flags = UCP_EP_CLOSE_FLAG_FORCE;
+      ucs_status_ptr_t r = ucp_ep_close_nbx(ep, &p);
+      if (UCS_PTR_IS_PTR(r)) {
+        while (ucp_request_check_status(r) == UCS_INPROGRESS) ucp_worker_progress(worker_);
+        ucp_request_free(r);
+      }
+    }
+    if (address_ != nullptr) ucp_worker_release_address(worker_, address_);
+    if (worker_ != nullptr) ucp_worker_destroy(worker_);
+    if (context_ != nullptr) ucp_cleanup(context_);
+  }
+
+  Status init(const UcxOptions& o) {
+    ucp_config_t* config = nullptr;
+    ucs_status_t st = ucp_config_read(nullptr, nullptr, &config);
+    if (st != UCS_OK) return ucx_error("ucp_config_read", st);
+    ucp_params_t params{};
+    params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_TAG_SENDER_MASK |
+                        UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_ESTIMATED_NUM_PPN;
+    params.features = UCP_FEATURE_TAG | UCP_FEATURE_WAKEUP;
+    params.tag_sender_mask = match_bits::kSenderMask;
+    params.estimated_num_eps = size_t(o.world_size);
+    params.estimated_num_ppn = size_t(o.local_size);
+    st = ucp_init(&params, config, &context_);
+    ucp_config_release(config);
+    if (st != UCS_OK) return ucx_error("ucp_init", st);
+
+    ucp_worker_params_t wp{};
+    wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+    wp.thread_mode = o.multi_threaded ? UCS_THREAD_MODE_SERIALIZED : UCS_THREAD_MODE_SINGLE;
+    st = ucp_worker_create(context_, &wp, &worker_);
+    if (st != UCS_OK) return ucx_error("ucp_worker_create", st);
+    st = ucp_worker_get_address(worker_, &address_, &address_len_);
+    if (st != UCS_OK) return ucx_error("ucp_worker_get_address", st);
+    st = ucp_worker_get_efd(worker_, &efd_);
+    if (st != UCS_OK) return ucx_error("ucp_worker_get_efd", st);
+    eps_.assign(size_t(o.world_size), nullptr);
+    return Status::success();
+  }
+
+  const char* name() const override { return "ucx"; }
+
+  std::vector<uint8_t> address() const override {
+    auto* p = reinterpret_cast<const uint8_t*>(address_);
+    return {p, p + address_len_};
+  }
+
+  bool connected(int peer) const override { return eps_[size_t(peer)] != nullptr; }
+
+  Status connect(int peer, const std::vector<uint8_t>& address) override {
+    ucp_ep_params_t ep{};
+    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+    ep.address = reinterpret_cast<const ucp_address_t*>(address.data());
+    ucs_status_t st = ucp_ep_create(worker_, &ep, &eps_[size_t(peer)]);
+    if (st != UCS_OK) return ucx_error(("ucp_ep_create to rank " + std::to_string(peer)).c_str(), st);
+    return Status::success();
+  }
+
+  Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
+               Completion* c) override {
+    ucp_request_param_t p{};
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    p.cb.send = on_send_done;
+    p.user_data = c;
+    ucp_ep_h ep = eps_[size_t(peer)];
+    ucs_status_ptr_t r = sync ? ucp_tag_send_sync_nbx(ep, buf, len, bits, &p)
+                              : ucp_tag_send_nbx(ep, buf, len, bits, &p);
+    if (r == nullptr) {
+      c->done = true;
+    } else if (UCS_PTR_IS_ERR(r)) {
+      return ucx_error("ucp_tag_send_nbx", UCS_PTR_STATUS(r));
+    } else {
+      c->handle = r;
+    }
+    return Status::success();
+  }
+
+  Status irecv(void* buf, size_t len, uint64_t bits, uint64_t mask, Completion* c) override {
+    ucp_tag_recv_info_t info{};
+    ucp_request_param_t p{};
+    p.op_attr_mask =
+        UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_RECV_INFO;
+    p.cb.recv = on_recv_done;
+    p.user_data = c;
+    p.recv_info.tag_info = &info;
+    c->bytes = len;
+    ucs_status_ptr_t r = ucp_tag_recv_nbx(worker_, buf, len, bits, mask, &p);
+    if (r == nullptr) {
+      fill_recv(c, UCS_OK, &info, len);
+    } else if (UCS_PTR_IS_ERR(r)) {
+      if (UCS_PTR_STATUS(r) != UCS_ERR_MESSAGE_TRUNCATED) return ucx_error("ucp_tag_recv_nbx", UCS_PTR_STATUS(r));
+      fill_recv(c, UCS_ERR_MESSAGE_TRUNCATED, &info, len);
+    } else {
+      c->handle = r;
+    }
+    return Status::success();
+  }
+
+  bool iprobe(uint64_t bits, uint64_t mask, ProbeResult* out) override {
+    ucp_tag_recv_info_t info{};
+    ucp_tag_message_h msg = ucp_tag_probe_nb(worker_, bits, mask, 0, &info);
+    if (msg == nullptr) {
+      ucp_worker_progress(worker_);
+      msg = ucp_tag_probe_nb(worker_, bits, mask, 0, &info);
+    }
+    if (msg == nullptr) return false;
+    out->sender_bits = info.sender_tag;
+    out->bytes = info.length;
+    return true;
+  }
+
+  void cancel(Completion* c) override {
+    if (c->handle != nullptr) ucp_request_cancel(worker_, c->handle);
+  }
+
+  unsigned progress() override { return ucp_worker_progress(worker_); }
+
+  bool arm() override { return ucp_worker_arm(worker_) == UCS_OK; }
+
+  int wait_fd() const override { return efd_; }
+
+  Status flush() override {
+    ucp_request_param_t p{};
+    ucs_status_ptr_t r = ucp_worker_flush_nbx(worker_, &p);
+    if (r == nullptr) return Status::success();
+    if (UCS_PTR_IS_ERR(r)) return ucx_error("ucp_worker_flush_nbx", UCS_PTR_STATUS(r));
+    ucs_status_t st;
+    while ((st = ucp_request_check_status(r)) == UCS_INPROGRESS) ucp_worker_progress(worker_);
+    ucp_request_free(r);
+    return st == UCS_OK ? Status::success() : ucx_error("ucp_worker_flush", st);
+  }
+
+ private:
+  ucp_context_h context_ = nullptr;
+  ucp_worker_h worker_ = nullptr;
+  ucp_address_t* address_ = nullptr;
+  size_t address_len_ = 0;
+  int efd_ = -1;
+  std::vector<ucp_ep_h> eps_;
+};
+
+}  // namespace
+
+Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>* out) {
+  auto t = std::make_unique<UcxTransport>();
+  WEFT_TRY(t->init(options));
+  *out = std::move(t);
+  return Status::success();
+}
+
+}  // namespace weft

@@ -1,0 +1,17 @@
+// Transport over the UCX tag-matching API (ucp_tag_*), with UCX's wakeup fd for blocking waits.
+#pragma once
+#include <memory>
+
+#include "pt2pt/transport.hpp"
+
+namespace weft {
+
+struct UcxOptions {
+  int world_size = 1;
+  int local_size = 1;
+  bool multi_threaded = false;  // MPI_THREAD_SERIALIZED: calls may come from several threads
+};
+
+Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>* out);
+
+}  // namespace weft

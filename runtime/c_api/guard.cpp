@@ -1,0 +1,83 @@
+// Argument checks and error reporting at the C boundary.
+#include "runtime/c_api/guard.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "pt2pt/match_bits.hpp"
+#include "runtime/errors.hpp"
+
+namespace weft::capi {
+
+int report(MPI_Comm comm, const char* fn, const Status& s) {
+  if (s.ok()) return MPI_SUCCESS;
+  const std::string message = std::string(fn) + ": " + s.message;
+  const int code = make_error_code(s.error_class, message);
+  World& w = world();
+  const Comm* c = w.comms.find(comm);
+  if (c == nullptr) c = w.comms.find(MPI_COMM_WORLD);  // errors with no valid communicator
+  const MPI_Errhandler handler = c != nullptr ? c->errhandler : MPI_ERRORS_ARE_FATAL;
+  if (handler == MPI_ERRORS_RETURN || w.phase != Phase::kRunning) return code;
+  std::fprintf(stderr, "weft: rank %d: %s (%s)\n", w.kvs->job().rank, message.c_str(),
+               error_class_description(s.error_class));
+  w.kvs->abort(s.error_class, message);
+  return code;
+}
+
+int require_running(const char* fn) {
+  const Phase phase = world().phase;
+  if (phase == Phase::kRunning) return MPI_SUCCESS;
+  const char* when = phase == Phase::kBeforeInit ? "before MPI_Init" : "after MPI_Finalize";
+  std::fprintf(stderr, "weft: %s called %s\n", fn, when);
+  return make_error_code(MPI_ERR_OTHER, std::string(fn) + ": called " + when);
+}
+
+Status check_count(int count, const char* arg) {
+  if (count >= 0) return Status::success();
+  return Status::error(MPI_ERR_COUNT, std::string("invalid count ") + arg + "=" +
+                                          std::to_string(count) + " (must be >= 0)");
+}
+
+Status check_buffer(const void* buf, int count, const char* arg) {
+  if (buf != nullptr || count == 0) return Status::success();
+  return Status::error(MPI_ERR_BUFFER, std::string("invalid buffer ") + arg + "=NULL with count " +
+                                           std::to_string(count));
+}
+
+namespace {
+Status bad_rank(const Comm& comm, int rank, const char* arg) {
+  return Status::error(MPI_ERR_RANK, std::string("invalid rank ") + arg + "=" +
+                                         std::to_string(rank) + " (" + comm.name + " has " +
+                                         std::to_string(comm.size) + " ranks)");
+}
+}  // namespace
+
+Status check_dest(const Comm& comm, int rank, const char* arg) {
+  if ((rank >= 0 && rank < comm.size) || rank == MPI_PROC_NULL) return Status::success();
+  return bad_rank(comm, rank, arg);
+}
+
+Status check_source(const Comm& comm, int rank, const char* arg) {
+  if ((rank >= 0 && rank < comm.size) || rank == MPI_PROC_NULL || rank == MPI_ANY_SOURCE)
+    return Status::success();
+  return bad_rank(comm, rank, arg);
+}
+
+Status check_send_tag(int tag, const char* arg) {
+  if (tag >= 0 && tag <= match_bits::kMaxTag) return Status::success();
+  return Status::error(MPI_ERR_TAG, std::string("invalid tag ") + arg + "=" + std::to_string(tag) +
+                                        " (must be in 0.." + std::to_string(match_bits::kMaxTag) +
+                                        ")");
+}
+
+Status check_recv_tag(int tag, const char* arg) {
+  if (tag == MPI_ANY_TAG) return Status::success();
+  return check_send_tag(tag, arg);
+}
+
+Status check_not_null(const void* p, const char* arg) {
+  if (p != nullptr) return Status::success();
+  return Status::error(MPI_ERR_ARG, std::string("invalid argument ") + arg + "=NULL");
+}
+
+}  // namespace weft::capi

@@ -1,0 +1,42 @@
+// Helpers every extern "C" entry point uses: argument checks that produce Status messages naming
+// the argument and value, and report(), which turns a failed Status into an MPI error code and
+// invokes the communicator's error handler.
+#pragma once
+#include "mpi.h"
+#include "runtime/comm.hpp"
+#include "runtime/status.hpp"
+#include "runtime/world.hpp"
+
+namespace weft::capi {
+
+// Raises `s` on communicator `comm` from MPI function `fn`; returns the error code to hand back
+// (only reached with MPI_ERRORS_RETURN). MPI_SUCCESS when s is ok.
+int report(MPI_Comm comm, const char* fn, const Status& s);
+
+// MPI_SUCCESS when the library is initialised and not finalised; otherwise prints and fails.
+int require_running(const char* fn);
+
+Status check_count(int count, const char* arg);
+Status check_buffer(const void* buf, int count, const char* arg);
+// A destination: a rank of `comm` or MPI_PROC_NULL.
+Status check_dest(const Comm& comm, int rank, const char* arg);
+// A source: a rank of `comm`, MPI_ANY_SOURCE or MPI_PROC_NULL.
+Status check_source(const Comm& comm, int rank, const char* arg);
+Status check_send_tag(int tag, const char* arg);
+Status check_recv_tag(int tag, const char* arg);
+Status check_not_null(const void* p, const char* arg);
+
+}  // namespace weft::capi
+
+// Fails the enclosing MPI function through its communicator's error handler.
+#define WEFT_CHECK(comm, fn, expr)                                      \
+  do {                                                                  \
+    ::weft::Status weft_s_ = (expr);                                    \
+    if (!weft_s_.ok()) return ::weft::capi::report((comm), (fn), weft_s_); \
+  } while (0)
+
+// Returns early unless MPI is initialised.
+#define WEFT_REQUIRE_RUNNING(fn)                                          \
+  do {                                                                    \
+    if (int weft_rc_ = ::weft::capi::require_running(fn)) return weft_rc_; \
+  } while (0)

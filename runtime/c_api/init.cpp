@@ -1,0 +1,126 @@
+// Environment chapter: init, finalize, abort, thread level, version, processor name, timers.
+#include <pmix.h>
+#include <time.h>
+#include <ucp/api/ucp.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "mpi.h"
+#include "runtime/c_api/guard.hpp"
+#include "runtime/errors.hpp"
+
+using weft::world;
+
+namespace {
+
+int init_common(const char* fn, int required, int* provided) {
+  if (world().phase != weft::Phase::kBeforeInit) {
+    std::fprintf(stderr, "weft: %s called twice (MPI can be initialised only once)\n", fn);
+    return weft::make_error_code(MPI_ERR_OTHER, std::string(fn) + ": MPI is already initialised");
+  }
+  int level = MPI_THREAD_SINGLE;
+  weft::Status s = weft::world_init(required, &level);
+  if (!s.ok()) {
+    std::fprintf(stderr, "weft: %s failed: %s\n", fn, s.message.c_str());
+    return weft::make_error_code(s.error_class, std::string(fn) + ": " + s.message);
+  }
+  if (provided != nullptr) *provided = level;
+  return MPI_SUCCESS;
+}
+
+void copy_string(const std::string& text, char* out, int* len, size_t capacity) {
+  const size_t n = text.size() < capacity - 1 ? text.size() : capacity - 1;
+  std::memcpy(out, text.data(), n);
+  out[n] = '\0';
+  *len = int(n);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Init(int*, char***) { return init_common("MPI_Init", MPI_THREAD_SINGLE, nullptr); }
+
+int MPI_Init_thread(int*, char***, int required, int* provided) {
+  return init_common("MPI_Init_thread", required, provided);
+}
+
+int MPI_Finalize(void) {
+  WEFT_REQUIRE_RUNNING("MPI_Finalize");
+  return weft::capi::report(MPI_COMM_WORLD, "MPI_Finalize", weft::world_finalize());
+}
+
+int MPI_Initialized(int* flag) {
+  if (flag == nullptr) return MPI_ERR_ARG;
+  *flag = world().phase != weft::Phase::kBeforeInit;
+  return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int* flag) {
+  if (flag == nullptr) return MPI_ERR_ARG;
+  *flag = world().phase == weft::Phase::kFinalized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+  std::fflush(nullptr);
+  if (world().phase != weft::Phase::kRunning) _exit(errorcode);
+  const std::string message = "MPI_Abort(comm " + std::to_string(comm) + ", errorcode " +
+                              std::to_string(errorcode) + ") called";
+  world().kvs->abort(errorcode, message);
+  _exit(errorcode);
+}
+
+int MPI_Query_thread(int* provided) {
+  WEFT_REQUIRE_RUNNING("MPI_Query_thread");
+  WEFT_CHECK(MPI_COMM_WORLD, "MPI_Query_thread", weft::capi::check_not_null(provided, "provided"));
+  *provided = world().thread_level;
+  return MPI_SUCCESS;
+}
+
+int MPI_Is_thread_main(int* flag) {
+  WEFT_REQUIRE_RUNNING("MPI_Is_thread_main");
+  WEFT_CHECK(MPI_COMM_WORLD, "MPI_Is_thread_main", weft::capi::check_not_null(flag, "flag"));
+  *flag = std::this_thread::get_id() == world().main_thread;
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_processor_name(char* name, int* resultlen) {
+  if (name == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  gethostname(host, sizeof host - 1);
+  copy_string(host, name, resultlen, MPI_MAX_PROCESSOR_NAME);
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int* version, int* subversion) {
+  if (version == nullptr || subversion == nullptr) return MPI_ERR_ARG;
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char* version, int* resultlen) {
+  if (version == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
+  const std::string text = std::string("Weft ") + WEFT_VERSION_STRING + " (UCX " +
+                           ucp_get_version_string() + ", " + PMIx_Get_version() + ")";
+  copy_string(text, version, resultlen, MPI_MAX_LIBRARY_VERSION_STRING);
+  return MPI_SUCCESS;
+}
+
+double MPI_Wtime(void) {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+double MPI_Wtick(void) {
+  timespec res;
+  clock_getres(CLOCK_MONOTONIC, &res);
+  return double(res.tv_sec) + double(res.tv_nsec) * 1e-9;
+}
+
+}  // extern "C"

@@ -1,0 +1,43 @@
+// Request outcomes and release.
+#include "runtime/c_api/request_status.hpp"
+
+#include <string>
+
+#include "pt2pt/match_bits.hpp"
+#include "runtime/world.hpp"
+
+namespace weft::capi {
+
+Status request_outcome(const Request& r) {
+  const Completion& c = r.completion;
+  if (c.error_class == MPI_SUCCESS) return Status::success();
+  if (c.error_class == MPI_ERR_TRUNCATE) {
+    return Status::error(MPI_ERR_TRUNCATE,
+                         "message truncated: the message from rank " +
+                             std::to_string(match_bits::source_of(c.sender_bits)) + " with tag " +
+                             std::to_string(match_bits::tag_of(c.sender_bits)) +
+                             " is longer than the receive buffer of " + std::to_string(c.bytes) +
+                             " bytes");
+  }
+  return Status::error(c.error_class, "communication failed in the transport");
+}
+
+Status finish_request(MPI_Request* slot, MPI_Status* status) {
+  Request* r = *slot;
+  fill_status(*r, status);
+  Status outcome = request_outcome(*r);
+  world().requests.release(r);
+  *slot = MPI_REQUEST_NULL;
+  return outcome;
+}
+
+void empty_status(MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  status->weft_cancelled = 0;
+  status->weft_bytes = 0;
+}
+
+}  // namespace weft::capi

@@ -1,0 +1,20 @@
+// Turning a completed request into what MPI reports: its error (as a Status with a message)
+// and the release of a pooled request.
+#pragma once
+#include "mpi.h"
+#include "runtime/request.hpp"
+#include "runtime/status.hpp"
+
+namespace weft::capi {
+
+// The error a completed request carries, e.g. truncation naming the sender and tag.
+Status request_outcome(const Request& r);
+
+// Completes the pooled request in *slot: fills `status`, returns its outcome, releases it and
+// sets *slot to MPI_REQUEST_NULL.
+Status finish_request(MPI_Request* slot, MPI_Status* status);
+
+// The status of an inactive or null request (MPI's "empty" status).
+void empty_status(MPI_Status* status);
+
+}  // namespace weft::capi

@@ -1,0 +1,127 @@
+// Error classes' descriptions and the ring of recent failure messages behind error codes.
+#include "runtime/errors.hpp"
+
+#include <array>
+#include <mutex>
+
+#include "mpi.h"
+
+namespace weft {
+namespace {
+
+constexpr int kSlots = 255;  // codes carry slot+1 above the class bits; slot 0 = no message
+static_assert(((kSlots + 1) << kClassBits) - 1 <= MPI_ERR_LASTCODE);
+
+struct MessageRing {
+  std::mutex lock;
+  std::array<std::string, kSlots> text;
+  int next = 0;
+};
+
+MessageRing& ring() {
+  static MessageRing r;
+  return r;
+}
+
+constexpr const char* kDescriptions[] = {
+    "MPI_SUCCESS: no error",
+    "MPI_ERR_BUFFER: invalid buffer pointer",
+    "MPI_ERR_COUNT: invalid count argument",
+    "MPI_ERR_TYPE: invalid datatype",
+    "MPI_ERR_TAG: invalid tag",
+    "MPI_ERR_COMM: invalid communicator",
+    "MPI_ERR_RANK: invalid rank",
+    "MPI_ERR_REQUEST: invalid request",
+    "MPI_ERR_ROOT: invalid root",
+    "MPI_ERR_GROUP: invalid group",
+    "MPI_ERR_OP: invalid reduction operation",
+    "MPI_ERR_TOPOLOGY: invalid topology",
+    "MPI_ERR_DIMS: invalid dimension argument",
+    "MPI_ERR_ARG: invalid argument",
+    "MPI_ERR_UNKNOWN: unknown error",
+    "MPI_ERR_TRUNCATE: message truncated on receive",
+    "MPI_ERR_OTHER: other error",
+    "MPI_ERR_INTERN: internal error",
+    "MPI_ERR_IN_STATUS: error code is in status",
+    "MPI_ERR_PENDING: pending request",
+    "MPI_ERR_KEYVAL: invalid keyval",
+    "MPI_ERR_NO_MEM: out of memory",
+    "MPI_ERR_BASE: invalid base address",
+    "MPI_ERR_INFO_KEY: info key too long",
+    "MPI_ERR_INFO_VALUE: info value too long",
+    "MPI_ERR_INFO_NOKEY: info key not defined",
+    "MPI_ERR_SPAWN: error spawning processes",
+    "MPI_ERR_PORT: invalid port name",
+    "MPI_ERR_SERVICE: invalid service name",
+    "MPI_ERR_NAME: invalid name",
+    "MPI_ERR_WIN: invalid window",
+    "MPI_ERR_SIZE: invalid size",
+    "MPI_ERR_DISP: invalid displacement",
+    "MPI_ERR_INFO: invalid info object",
+    "MPI_ERR_LOCKTYPE: invalid lock type",
+    "MPI_ERR_ASSERT: invalid assert",
+    "MPI_ERR_RMA_CONFLICT: conflicting RMA accesses",
+    "MPI_ERR_RMA_SYNC: wrong RMA synchronisation",
+    "MPI_ERR_FILE: invalid file handle",
+    "MPI_ERR_NOT_SAME: collective arguments not identical",
+    "MPI_ERR_AMODE: invalid file access mode",
+    "MPI_ERR_UNSUPPORTED_DATAREP: unsupported data representation",
+    "MPI_ERR_UNSUPPORTED_OPERATION: unsupported operation",
+    "MPI_ERR_NO_SUCH_FILE: file does not exist",
+    "MPI_ERR_FILE_EXISTS: file exists",
+    "MPI_ERR_BAD_FILE: invalid file name",
+    "MPI_ERR_ACCESS: permission denied",
+    "MPI_ERR_NO_SPACE: not enough space",
+    "MPI_ERR_QUOTA: quota exceeded",
+    "MPI_ERR_READ_ONLY: read-only file or file system",
+    "MPI_ERR_FILE_IN_USE: file in use",
+    "MPI_ERR_DUP_DATAREP: data representation already defined",
+    "MPI_ERR_CONVERSION: data conversion error",
+    "MPI_ERR_IO: I/O error",
+    "MPI_ERR_RMA_RANGE: address outside the window",
+    "MPI_ERR_RMA_ATTACH: memory cannot be attached",
+    "MPI_ERR_RMA_SHARED: memory cannot be shared",
+    "MPI_ERR_RMA_FLAVOR: wrong window flavor",
+    "MPI_ERR_PROC_ABORTED: peer process aborted",
+    "MPI_ERR_VALUE_TOO_LARGE: value too large to represent",
+    "MPI_ERR_SESSION: invalid session",
+};
+constexpr int kNumClasses = sizeof(kDescriptions) / sizeof(kDescriptions[0]);
+static_assert(kNumClasses == MPI_ERR_SESSION + 1);
+
+}  // namespace
+
+int make_error_code(int error_class, const std::string& message) {
+  if (error_class == 0 || message.empty()) return error_class;
+  MessageRing& r = ring();
+  std::lock_guard<std::mutex> guard(r.lock);
+  const int slot = r.next;
+  r.next = (r.next + 1) % kSlots;
+  r.text[slot] = message;
+  return ((slot + 1) << kClassBits) | error_class;
+}
+
+int error_class_of(int code) {
+  if (code < 0 || code > MPI_ERR_LASTCODE) return -1;
+  const int cls = code & kClassMask;
+  return cls < kNumClasses ? cls : -1;
+}
+
+std::string error_string(int code) {
+  const int cls = error_class_of(code);
+  if (cls < 0) return "unknown error code " + std::to_string(code);
+  const int slot = (code >> kClassBits) - 1;
+  if (slot >= 0) {
+    MessageRing& r = ring();
+    std::lock_guard<std::mutex> guard(r.lock);
+    if (!r.text[slot].empty()) return r.text[slot];
+  }
+  return kDescriptions[cls];
+}
+
+const char* error_class_description(int error_class) {
+  return error_class >= 0 && error_class < kNumClasses ? kDescriptions[error_class]
+                                                        : "unknown error class";
+}
+
+}  // namespace weft

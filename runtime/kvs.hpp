@@ -1,0 +1,45 @@
+// Bootstrap key-value interface: job identity plus put/commit/fence/get of small blobs.
+// The library sees PMIx only through this, so it runs under weftrun, srun --mpi=pmix, any other
+// PMIx server, or as a singleton (no server).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/status.hpp"
+
+namespace weft {
+
+struct JobInfo {
+  int rank = 0;
+  int size = 1;
+  int local_rank = 0;
+  int local_size = 1;
+  int universe_size = 1;
+  int appnum = 0;
+  std::string hostname;
+};
+
+class Kvs {
+ public:
+  virtual ~Kvs() = default;
+  virtual const JobInfo& job() const = 0;
+  // Publishes `value` under `key` for every process of the job (visible after commit + fence).
+  virtual Status put(const std::string& key, const std::vector<uint8_t>& value) = 0;
+  virtual Status commit() = 0;
+  // Waits until every rank has reached the fence; calls `progress` while waiting.
+  virtual Status fence(const std::function<void()>& progress) = 0;
+  virtual Status get(int rank, const std::string& key, std::vector<uint8_t>& value) = 0;
+  // Asks the launcher to end the whole job with `code`. Returns only if it could not.
+  virtual void abort(int code, const std::string& message) = 0;
+  virtual Status finalize() = 0;
+};
+
+// PMIx when this process was started by a PMIx server (PMIX_NAMESPACE is set), else singleton.
+Status make_kvs(std::unique_ptr<Kvs>* out);
+std::unique_ptr<Kvs> make_singleton_kvs();
+Status make_pmix_kvs(std::unique_ptr<Kvs>* out);
+
+}  // namespace weft

@@ -1,0 +1,63 @@
+// The one progress engine: drives the transport and releases orphaned requests. A wait spins
+// for a bounded time, then blocks on the transport's event fd, so ranks that outnumber cores
+// still make progress quickly (shared/platform-facts.md §3.4).
+#pragma once
+#include <poll.h>
+#include <time.h>
+
+#include "pt2pt/transport.hpp"
+#include "runtime/request.hpp"
+
+namespace weft {
+
+class Progress {
+ public:
+  void configure(Transport* transport, RequestPool* pool, long spin_us, int poll_ms) {
+    transport_ = transport;
+    pool_ = pool;
+    spin_ns_ = spin_us * 1000;
+    poll_ms_ = poll_ms;
+  }
+
+  // One pass over everything that needs driving.
+  unsigned poll() {
+    const unsigned n = transport_->progress();
+    pool_->sweep_orphans();
+    return n;
+  }
+
+  // Drives progress until done() holds.
+  template <typename Done>
+  void wait_until(Done done) {
+    if (done()) return;
+    if (spin_ns_ > 0) {
+      const long start = now_ns();
+      for (unsigned i = 1;; ++i) {
+        poll();
+        if (done()) return;
+        if ((i & 63) == 0 && now_ns() - start > spin_ns_) break;
+      }
+    }
+    while (!done()) {
+      if (poll() != 0) continue;
+      if (done()) return;
+      if (!transport_->arm()) continue;
+      pollfd pfd{transport_->wait_fd(), POLLIN, 0};
+      (void)::poll(&pfd, 1, poll_ms_);
+    }
+  }
+
+ private:
+  static long now_ns() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+  }
+
+  Transport* transport_ = nullptr;
+  RequestPool* pool_ = nullptr;
+  long spin_ns_ = 0;
+  int poll_ms_ = 100;
+};
+
+}  // namespace weft

@@ -1,0 +1,69 @@
+// Request pool and status reporting.
+#include "runtime/request.hpp"
+
+#include <algorithm>
+
+#include "pt2pt/match_bits.hpp"
+
+namespace weft {
+namespace {
+constexpr int kChunk = 128;
+}
+
+Request* RequestPool::acquire() {
+  if (free_ == nullptr) {
+    chunks_.push_back(std::make_unique<Request[]>(kChunk));
+    Request* chunk = chunks_.back().get();
+    for (int i = 0; i < kChunk; ++i) {
+      chunk[i].next_free = free_;
+      free_ = &chunk[i];
+    }
+  }
+  Request* r = free_;
+  free_ = r->next_free;
+  *r = Request{};
+  return r;
+}
+
+void RequestPool::release(Request* r) {
+  r->next_free = free_;
+  free_ = r;
+}
+
+void RequestPool::adopt_orphan(Request* r) {
+  r->freed = true;
+  orphans_.push_back(r);
+}
+
+void RequestPool::sweep_orphans() {
+  if (orphans_.empty()) return;
+  auto done = std::partition(orphans_.begin(), orphans_.end(),
+                             [](Request* r) { return !r->completion.done; });
+  for (auto it = done; it != orphans_.end(); ++it) release(*it);
+  orphans_.erase(done, orphans_.end());
+}
+
+void fill_status(const Request& r, MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  const Completion& c = r.completion;
+  status->weft_cancelled = c.cancelled ? 1 : 0;
+  switch (r.kind) {
+    case WeftRequestKind::kRecv:
+      status->MPI_SOURCE = c.cancelled ? MPI_ANY_SOURCE : match_bits::source_of(c.sender_bits);
+      status->MPI_TAG = c.cancelled ? MPI_ANY_TAG : match_bits::tag_of(c.sender_bits);
+      status->weft_bytes = c.cancelled ? 0 : (long long)c.bytes;
+      break;
+    case WeftRequestKind::kProcNull:
+      status->MPI_SOURCE = MPI_PROC_NULL;
+      status->MPI_TAG = MPI_ANY_TAG;
+      status->weft_bytes = 0;
+      break;
+    case WeftRequestKind::kSend:
+      status->MPI_SOURCE = MPI_ANY_SOURCE;
+      status->MPI_TAG = MPI_ANY_TAG;
+      status->weft_bytes = 0;
+      break;
+  }
+}
+
+}  // namespace weft

@@ -1,0 +1,71 @@
+// Init and finalize of the process-wide state.
+#include "runtime/world.hpp"
+
+#include <unistd.h>
+
+#include "pt2pt/ucx_transport.hpp"
+#include "runtime/config.hpp"
+
+namespace weft {
+
+World g_world;
+
+namespace {
+constexpr const char* kAddressKey = "weft.ucx.addr";
+
+long default_spin_us(const JobInfo& job) {
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return job.local_size > cores ? 0 : 50;
+}
+}  // namespace
+
+Status world_init(int required, int* provided) {
+  World& w = world();
+  w.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+  if (w.thread_level < MPI_THREAD_SINGLE) w.thread_level = MPI_THREAD_SINGLE;
+  *provided = w.thread_level;
+  w.main_thread = std::this_thread::get_id();
+
+  WEFT_TRY(make_kvs(&w.kvs));
+  const JobInfo& job = w.kvs->job();
+  UcxOptions options;
+  options.world_size = job.size;
+  options.local_size = job.local_size;
+  options.multi_threaded = w.thread_level >= MPI_THREAD_SERIALIZED;
+  WEFT_TRY(make_ucx_transport(options, &w.transport));
+  WEFT_TRY(w.kvs->put(kAddressKey, w.transport->address()));
+  WEFT_TRY(w.kvs->commit());
+  WEFT_TRY(w.kvs->fence(nullptr));
+
+  w.progress.configure(w.transport.get(), &w.requests,
+                       setting_long("WEFT_SPIN_US", default_spin_us(job)),
+                       int(setting_long("WEFT_POLL_MS", 100)));
+  w.comms.init_predefined(job.rank, job.size);
+  w.phase = Phase::kRunning;
+  return Status::success();
+}
+
+Status connect_peer(int world_rank) {
+  World& w = world();
+  if (world_rank == w.kvs->job().rank) return w.transport->connect(world_rank, w.transport->address());
+  std::vector<uint8_t> address;
+  WEFT_TRY(w.kvs->get(world_rank, kAddressKey, address));
+  return w.transport->connect(world_rank, address);
+}
+
+Status world_finalize() {
+  World& w = world();
+  // Every started send reaches its peer before anyone tears down its endpoints.
+  Status flushed = w.transport->flush();
+  Status fenced = w.kvs->fence([&] { w.progress.poll(); });
+  w.comms.clear();
+  w.transport.reset();
+  Status done = w.kvs->finalize();
+  w.kvs.reset();
+  w.phase = Phase::kFinalized;
+  WEFT_TRY(flushed);
+  WEFT_TRY(fenced);
+  return done;
+}
+
+}  // namespace weft

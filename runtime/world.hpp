@@ -1,0 +1,37 @@
+// Process-wide state and its init/finalize order: Kvs, then Transport (address published and
+// fenced), then communicators; finalize reverses it after flushing all traffic.
+#pragma once
+#include <memory>
+#include <thread>
+
+#include "pt2pt/transport.hpp"
+#include "runtime/comm.hpp"
+#include "runtime/kvs.hpp"
+#include "runtime/progress.hpp"
+#include "runtime/request.hpp"
+
+namespace weft {
+
+enum class Phase { kBeforeInit, kRunning, kFinalized };
+
+struct World {
+  Phase phase = Phase::kBeforeInit;
+  int thread_level = MPI_THREAD_SINGLE;
+  std::thread::id main_thread;
+  std::unique_ptr<Kvs> kvs;
+  std::unique_ptr<Transport> transport;
+  RequestPool requests;
+  Progress progress;
+  CommTable comms;
+};
+
+extern World g_world;
+inline World& world() { return g_world; }
+
+// MPI_Init_thread's work; `provided` gets the level actually supported.
+Status world_init(int required, int* provided);
+Status world_finalize();
+// Creates the transport connection to `world_rank` from its published address.
+Status connect_peer(int world_rank);
+
+}  // namespace weft
