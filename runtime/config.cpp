@@ -10,7 +10,7 @@ const std::vector<Setting>& settings() {
   static const std::vector<Setting> table = {
       {"WEFT_SPIN_US", "auto",
        "Microseconds a waiting call busy-polls before it blocks on the transport's event fd. "
-       "auto: 50 when the node has a core per local rank, 0 when ranks outnumber cores."},
+       "auto: 1000 when the node has a core per local rank, 0 when ranks outnumber cores."},
       {"WEFT_POLL_MS", "100",
        "Upper bound in milliseconds on one blocking sleep of the progress engine."},
   };

@@ -15,7 +15,7 @@ constexpr const char* kAddressKey = "weft.ucx.addr";
 
 long default_spin_us(const JobInfo& job) {
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return job.local_size > cores ? 0 : 50;
+  return job.local_size > cores ? 0 : 1000;
 }
 }  // namespace
 

@@ -1,0 +1,44 @@
+// weft_info: prints Weft's version, the libraries it runs on, and its WEFT_* settings with their
+// current values (the same table the runtime reads).
+#include <pmix.h>
+#include <ucp/api/ucp.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "mpi.h"
+#include "runtime/config.hpp"
+
+namespace {
+
+void print_version() {
+  std::printf("Weft %s (MPI %d.%d)\n", WEFT_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
+  std::printf("  transport: UCX %s (tagged messages)\n", ucp_get_version_string());
+  std::printf("  bootstrap: %s\n", PMIx_Get_version());
+}
+
+void print_settings() {
+  std::printf("Settings (environment variables, or weftrun --set name=value):\n");
+  for (const weft::Setting& s : weft::settings()) {
+    std::printf("  %s = %s   (default %s)\n      %s\n", s.name,
+                weft::setting_value(s.name).c_str(), s.default_value, s.doc);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0)) {
+    std::printf("usage: weft_info [--version | --settings]\n");
+    return 0;
+  }
+  const bool only_version = argc > 1 && std::strcmp(argv[1], "--version") == 0;
+  const bool only_settings = argc > 1 && std::strcmp(argv[1], "--settings") == 0;
+  if (argc > 1 && !only_version && !only_settings) {
+    std::fprintf(stderr, "weft_info: unknown option '%s' (try --help)\n", argv[1]);
+    return 2;
+  }
+  if (!only_settings) print_version();
+  if (!only_version) print_settings();
+  return 0;
+}
