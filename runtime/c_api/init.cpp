@@ -68,7 +68,8 @@ int MPI_Finalized(int* flag) {
 int MPI_Abort(MPI_Comm comm, int errorcode) {
   std::fflush(nullptr);
   if (world().phase != weft::Phase::kRunning) _exit(errorcode);
-  const std::string message = "MPI_Abort(comm " + std::to_string(comm) + ", errorcode " +
+  const weft::Comm* c = world().comms.find(comm);
+  const std::string message = "MPI_Abort(" + (c ? c->name : std::to_string(comm)) + ", " +
                               std::to_string(errorcode) + ") called";
   world().kvs->abort(errorcode, message);
   _exit(errorcode);
