@@ -1,0 +1,43 @@
+// weftrun's embedded PMIx server (single node): registers the job and its ranks, gives each rank
+// its PMIx environment, and turns client upcalls (connect, finalize, abort) into events for the
+// launcher's loop.
+// Threading: PMIx calls the upcalls on its own progress thread; they only queue an event and
+// write one byte to the notify fd. Everything else runs on weftrun's main thread.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace weft::launcher {
+
+// What a rank told the server: it connected (PMIx_Init), finalized, or asked to abort the job.
+struct ClientEvent {
+  enum class Kind { kConnected, kFinalized, kAbort } kind = Kind::kAbort;
+  int rank = -1;
+  int code = 1;
+  std::string message;
+};
+
+struct JobLayout {
+  std::string nspace;
+  std::string hostname;
+  int nranks = 1;
+};
+
+class PmixServer {
+ public:
+  ~PmixServer();
+  // Starts the server with its files under `tmpdir`; upcalls write a byte to `notify_fd`.
+  // Each returns an empty string on success, else what failed.
+  std::string start(const std::string& tmpdir, int notify_fd);
+  std::string register_job(const JobLayout& job);
+  // Adds the PMIx variables rank `rank` needs to `env` ("NAME=value" strings).
+  std::string add_client_env(int rank, std::vector<std::string>* env);
+  std::vector<ClientEvent> take_events();
+  void stop();
+
+ private:
+  JobLayout job_;
+  bool started_ = false;
+};
+
+}  // namespace weft::launcher

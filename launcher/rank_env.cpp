@@ -1,0 +1,43 @@
+// Building ranks' environments.
+#include "launcher/rank_env.hpp"
+
+namespace weft::launcher {
+
+EnvMap parse_environ(char** environ_array) {
+  EnvMap env;
+  for (char** e = environ_array; e != nullptr && *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const size_t eq = entry.find('=');
+    if (eq != std::string::npos) env.emplace(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  return env;
+}
+
+EnvMap job_environment(const EnvMap& inherited, const LaunchOptions& options) {
+  EnvMap env = inherited;
+  for (const auto& [name, value] : options.exports) {
+    if (value) {
+      env[name] = *value;
+    }  // -x VAR without a value passes weftrun's own value, which is inherited already
+  }
+  for (const auto& [name, value] : options.settings) env[name] = value;
+  // Every rank of a weftrun job is on this node, so UCX needs no network device: keep any
+  // traffic it might open on loopback unless the user chose devices.
+  env.emplace("UCX_NET_DEVICES", "lo");
+  return env;
+}
+
+void add_rank_identity(EnvMap* env, int rank, int nranks) {
+  const std::string r = std::to_string(rank), n = std::to_string(nranks);
+  for (const char* name : {"WEFT_RANK", "WEFT_LOCAL_RANK", "RANK", "LOCAL_RANK"}) (*env)[name] = r;
+  for (const char* name : {"WEFT_SIZE", "WEFT_LOCAL_SIZE", "WORLD_SIZE"}) (*env)[name] = n;
+}
+
+std::vector<std::string> to_strings(const EnvMap& env) {
+  std::vector<std::string> out;
+  out.reserve(env.size());
+  for (const auto& [name, value] : env) out.push_back(name + "=" + value);
+  return out;
+}
+
+}  // namespace weft::launcher

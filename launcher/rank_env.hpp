@@ -1,0 +1,21 @@
+// The environment each rank starts with: weftrun's own, plus -x/--set values, the WEFT_*/RANK
+// identity variables, and Weft's single-node defaults. Pure (unit-tested).
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "launcher/args.hpp"
+
+namespace weft::launcher {
+
+using EnvMap = std::map<std::string, std::string>;
+
+EnvMap parse_environ(char** environ_array);
+// The environment common to every rank of the job.
+EnvMap job_environment(const EnvMap& inherited, const LaunchOptions& options);
+// Adds rank `rank`'s identity variables.
+void add_rank_identity(EnvMap* env, int rank, int nranks);
+std::vector<std::string> to_strings(const EnvMap& env);
+
+}  // namespace weft::launcher
