@@ -1,5 +1,5 @@
-// The job's event loop. Policy: the first failing rank (non-zero exit, signal, exit without
-// MPI_Finalize after MPI_Init), MPI_Abort, SIGINT/SIGTERM/SIGHUP or --timeout ends the job: one
+// The job's event loop. Policy: the first failing rank (non-zero exit or signal), MPI_Abort (also
+// used by libweft for a rank that exits 0 without MPI_Finalize), SIGINT/SIGTERM/SIGHUP or --timeout ends the job: one
 // line says why, the ranks' process group gets SIGTERM (SIGKILL 0.5 s later), every rank is
 // reaped and its output drained, the PMIx files are removed, and that cause's code is returned.
 #include "launcher/job.hpp"
@@ -52,8 +52,6 @@ struct Rank {
   RankProcess proc;
   std::unique_ptr<LineForwarder> out, err;
   bool running = true;
-  bool connected = false;
-  bool finalized = false;
 };
 
 class Job {
@@ -160,14 +158,9 @@ void Job::reap() {
     rank.running = false;
     close_fd(&rank.proc.in_fd);
     if (exit_code_) continue;  // already ending: this is our own kill
-    if (is_failure(status)) {
+    if (is_failure(status))
       end_job(describe_rank_end(int(r), rank.proc.pid, status) + "; ending the job",
               exit_code_for(status));
-    } else if (rank.connected && !rank.finalized) {
-      end_job(describe_rank_end(int(r), rank.proc.pid, status) +
-                  " without calling MPI_Finalize; ending the job",
-              1);
-    }
   }
 }
 
@@ -185,19 +178,12 @@ void Job::handle_wakeup() {
       }
     }
   }
-  // Client events first: a rank's MPI_Finalize is seen before its exit.
-  for (const ClientEvent& e : server_.take_events()) {
+  for (const AbortEvent& e : server_.take_aborts()) {
     if (e.rank < 0 || size_t(e.rank) >= ranks_.size()) continue;
-    Rank& rank = ranks_[size_t(e.rank)];
-    switch (e.kind) {
-      case ClientEvent::Kind::kConnected: rank.connected = true; break;
-      case ClientEvent::Kind::kFinalized: rank.finalized = true; break;
-      case ClientEvent::Kind::kAbort:
-        end_job("rank " + std::to_string(e.rank) + " (pid " + std::to_string(rank.proc.pid) +
-                    ") aborted the job with code " + std::to_string(e.code) + ": " + e.message,
-                e.code);
-        break;
-    }
+    end_job("rank " + std::to_string(e.rank) + " (pid " +
+                std::to_string(ranks_[size_t(e.rank)].proc.pid) + ") aborted the job with code " +
+                std::to_string(e.code) + ": " + e.message,
+            e.code);
   }
   reap();
 }

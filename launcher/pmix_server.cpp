@@ -1,7 +1,7 @@
 // The PMIx server side of weftrun. Facts relied on (shared/platform-facts.md §1): flat job keys
 // plus one PMIX_PROC_DATA array per rank (PMIX_RANK first); every async call may complete in
 // place (PMIX_OPERATION_SUCCEEDED, no callback); setup_fork edits a malloc'd environ array;
-// a single-node job needs no fence or modex upcall, only abort.
+// a single-node job needs no fence, modex or connect/finalize upcall, only abort.
 #include "launcher/pmix_server.hpp"
 
 #include <pmix.h>
@@ -18,35 +18,21 @@ namespace {
 
 struct SharedState {
   std::mutex lock;
-  std::vector<ClientEvent> events;
+  std::vector<AbortEvent> aborts;
   int notify_fd = -1;
 };
 SharedState g_state;
 
-void queue(ClientEvent event) {
-  {
-    std::lock_guard<std::mutex> guard(g_state.lock);
-    g_state.events.push_back(std::move(event));
-  }
-  const char byte = 'e';
-  if (g_state.notify_fd >= 0) (void)!write(g_state.notify_fd, &byte, 1);
-}
-
 pmix_status_t on_abort(const pmix_proc_t* proc, void*, int status, const char msg[],
                        pmix_proc_t[], size_t, pmix_op_cbfunc_t, void*) {
-  queue({ClientEvent::Kind::kAbort, int(proc->rank), status, msg != nullptr ? msg : ""});
+  {
+    std::lock_guard<std::mutex> guard(g_state.lock);
+    g_state.aborts.push_back({int(proc->rank), status, msg != nullptr ? msg : ""});
+  }
+  const char byte = 'a';  // not a signal number: only wakes the loop
+  if (g_state.notify_fd >= 0) (void)!write(g_state.notify_fd, &byte, 1);
   // The calling rank stays blocked in PMIx_Abort until weftrun ends the job.
   return PMIX_SUCCESS;
-}
-
-pmix_status_t on_connected(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t, void*) {
-  queue({ClientEvent::Kind::kConnected, int(proc->rank), 0, {}});
-  return PMIX_OPERATION_SUCCEEDED;  // 4.2.2 passes no cbfunc here
-}
-
-pmix_status_t on_finalized(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t, void*) {
-  queue({ClientEvent::Kind::kFinalized, int(proc->rank), 0, {}});
-  return PMIX_OPERATION_SUCCEEDED;
 }
 
 // Runs an async PMIx call and waits for its callback (or its in-place completion).
@@ -87,8 +73,6 @@ std::string PmixServer::start(const std::string& tmpdir, int notify_fd) {
   setenv("PMIX_MCA_psec", "native", 1);
   static pmix_server_module_t module;
   std::memset(&module, 0, sizeof module);
-  module.client_connected = on_connected;
-  module.client_finalized = on_finalized;
   module.abort = on_abort;
   pmix_info_t info[2];
   PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, tmpdir.c_str(), PMIX_STRING);
@@ -177,10 +161,10 @@ std::string PmixServer::add_client_env(int rank, std::vector<std::string>* env) 
   return rc == PMIX_SUCCESS ? std::string() : failure("PMIx_server_setup_fork", rc);
 }
 
-std::vector<ClientEvent> PmixServer::take_events() {
+std::vector<AbortEvent> PmixServer::take_aborts() {
   std::lock_guard<std::mutex> guard(g_state.lock);
-  std::vector<ClientEvent> out;
-  out.swap(g_state.events);
+  std::vector<AbortEvent> out;
+  out.swap(g_state.aborts);
   return out;
 }
 

@@ -1,6 +1,5 @@
 // weftrun's embedded PMIx server (single node): registers the job and its ranks, gives each rank
-// its PMIx environment, and turns client upcalls (connect, finalize, abort) into events for the
-// launcher's loop.
+// its PMIx environment, and turns PMIx_Abort upcalls into events for the launcher's loop.
 // Threading: PMIx calls the upcalls on its own progress thread; they only queue an event and
 // write one byte to the notify fd. Everything else runs on weftrun's main thread.
 #pragma once
@@ -9,9 +8,7 @@
 
 namespace weft::launcher {
 
-// What a rank told the server: it connected (PMIx_Init), finalized, or asked to abort the job.
-struct ClientEvent {
-  enum class Kind { kConnected, kFinalized, kAbort } kind = Kind::kAbort;
+struct AbortEvent {
   int rank = -1;
   int code = 1;
   std::string message;
@@ -32,7 +29,7 @@ class PmixServer {
   std::string register_job(const JobLayout& job);
   // Adds the PMIx variables rank `rank` needs to `env` ("NAME=value" strings).
   std::string add_client_env(int rank, std::vector<std::string>* env);
-  std::vector<ClientEvent> take_events();
+  std::vector<AbortEvent> take_aborts();
   void stop();
 
  private:

@@ -1,7 +1,11 @@
 // Init and finalize of the process-wide state.
 #include "runtime/world.hpp"
 
+#include <stdlib.h>
 #include <unistd.h>
+
+#include <cstdio>
+#include <string>
 
 #include "pt2pt/ucx_transport.hpp"
 #include "runtime/config.hpp"
@@ -12,6 +16,18 @@ World g_world;
 
 namespace {
 constexpr const char* kAddressKey = "weft.ucx.addr";
+
+// A rank that returns 0 from main (or calls exit(0)) after MPI_Init but without MPI_Finalize
+// would leave its peers waiting forever: end the job and say why. Non-zero exits are reported
+// by the launcher with their code. (on_exit, unlike atexit, sees the exit status.)
+void check_finalized_at_exit(int status, void*) {
+  World& w = world();
+  if (w.phase != Phase::kRunning || status != 0) return;
+  const std::string message = "rank " + std::to_string(w.kvs->job().rank) +
+                              " exited with status 0 without calling MPI_Finalize";
+  std::fprintf(stderr, "weft: %s\n", message.c_str());
+  w.kvs->abort(1, message);
+}
 
 long default_spin_us(const JobInfo& job) {
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -42,6 +58,7 @@ Status world_init(int required, int* provided) {
                        int(setting_long("WEFT_POLL_MS", 100)));
   w.comms.init_predefined(job.rank, job.size);
   w.phase = Phase::kRunning;
+  on_exit(check_finalized_at_exit, nullptr);
   return Status::success();
 }
 

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Launcher failure handling: for each case, weftrun's exit code, its one-line message, and that no
+# rank process, PMIx directory or /dev/shm file is left behind. Usage: check_launcher.sh WEFTRUN PROG CASE
+set -u
+weftrun=$1 prog=$2 case=$3
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+shm_before=$(ls /dev/shm | sort)
+tmp_before=$(ls -d "${TMPDIR:-/tmp}"/weftrun.* 2>/dev/null | sort)
+fail() { echo "FAIL [$case]: $*"; echo "--- stdout"; head -c 2000 "$out"; echo "--- stderr"; head -c 2000 "$err"; exit 1; }
+
+run() {  # run weftrun with a hard outer bound so a launcher bug cannot hang the suite
+  timeout -s KILL 60 "$weftrun" "$@" >"$out" 2>"$err" </dev/null
+  rc=$?
+}
+
+expect() {  # expect CODE [REGEX]: exit code and a line of stderr
+  [ "$rc" -eq "$1" ] || fail "exit code $rc, expected $1"
+  [ -z "${2:-}" ] || grep -qE "$2" "$err" || fail "stderr lacks /$2/"
+}
+
+case $case in
+  exit3)      run -n 4 "$prog" exit3;      expect 3 '^weftrun: rank 3 \(pid [0-9]+\) exited with code 3' ;;
+  segv)       run -n 3 "$prog" segv;       expect 139 '^weftrun: rank 2 \(pid [0-9]+\) killed by SIGSEGV \(Segmentation fault\)' ;;
+  abort7)     run -n 4 "$prog" abort7;     expect 7 '^weftrun: rank 3 \(pid [0-9]+\) aborted the job with code 7: MPI_Abort\(MPI_COMM_WORLD, 7\)' ;;
+  fatal)      run -n 2 "$prog" fatal;      expect 6 'MPI_Send: invalid rank dest=99 \(MPI_COMM_WORLD has 2 ranks\)' ;;
+  nofinalize) run -n 2 "$prog" nofinalize; expect 1 'rank 1 \(pid [0-9]+\) aborted the job with code 1: rank 1 exited with status 0 without calling MPI_Finalize' ;;
+  timeout)
+    start=$(date +%s)
+    run --timeout 2 -n 3 "$prog" hang
+    expect 124 '^weftrun: job timed out after 2 s; killing 3 ranks'
+    [ $(( $(date +%s) - start )) -le 6 ] || fail "took too long to end" ;;
+  sigint)
+    setsid "$weftrun" -n 3 "$prog" hang >"$out" 2>"$err" </dev/null &
+    launcher=$!
+    for _ in $(seq 100); do [ "$(grep -c '^pid ' "$out")" -eq 3 ] && break; sleep 0.1; done
+    kill -INT "$launcher"
+    for _ in $(seq 50); do kill -0 "$launcher" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$launcher" 2>/dev/null && { kill -KILL -- -"$launcher"; fail "weftrun still running 5 s after SIGINT"; }
+    wait "$launcher"; rc=$?
+    expect 130 '^weftrun: received SIGINT; ending the job' ;;
+  lines)
+    run --tag-output -n 4 "$prog" lines
+    expect 0
+    bad=$(grep -vE '^\[[0-3]\] (pid [0-3] [0-9]+|line rank=([0-3]) i=[0-9]+ ([a-d])\3{299}\3{300} end)$' "$out" | head -3)
+    [ -z "$bad" ] || fail "damaged or interleaved lines: $bad"
+    [ "$(grep -c ' end$' "$out")" -eq 800 ] || fail "expected 800 whole lines" ;;
+  stdin)
+    timeout -s KILL 60 "$weftrun" -n 2 "$prog" stdin >"$out" 2>"$err" < <(seq 1 1000); rc=$?
+    expect 0
+    grep -q '^rank 0 read 1000 lines$' "$out" || fail "rank 0 did not get stdin" ;;
+  *) echo "unknown case $case"; exit 2 ;;
+esac
+
+# Nothing may survive the job: no rank, no PMIx directory of this run, no new shared-memory file.
+for pid in $(awk '/^(\[[0-9]+\] )?pid /{print $NF}' "$out"); do
+  kill -0 "$pid" 2>/dev/null && fail "rank process $pid still alive"
+done
+sleep 0.2
+new_shm=$(comm -13 <(echo "$shm_before") <(ls /dev/shm | sort))
+[ -z "$new_shm" ] || fail "left in /dev/shm: $new_shm"
+new_tmp=$(comm -13 <(echo "$tmp_before") <(ls -d "${TMPDIR:-/tmp}"/weftrun.* 2>/dev/null | sort))
+[ -z "$new_tmp" ] || fail "PMIx directory left behind: $new_tmp"
+echo "PASS [$case]"

@@ -1,0 +1,54 @@
+/* A job that misbehaves on purpose, chosen by argv[1]; used by check_launcher.sh.
+ * Every rank first prints "pid <rank> <pid>" so the driver can check nothing survives. */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "ok";
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  printf("pid %d %d\n", rank, (int)getpid());
+  fflush(stdout);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const int victim = size - 1;
+  int token = 0;
+  if (strcmp(mode, "exit3") == 0 && rank == victim) exit(3);
+  if (strcmp(mode, "segv") == 0 && rank == victim) raise(SIGSEGV);
+  if (strcmp(mode, "abort7") == 0 && rank == victim) MPI_Abort(MPI_COMM_WORLD, 7);
+  if (strcmp(mode, "fatal") == 0 && rank == victim) MPI_Send(&token, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);
+  if (strcmp(mode, "nofinalize") == 0 && rank == victim) return 0;
+  if (strcmp(mode, "lines") == 0) {
+    /* Long lines written in pieces: the launcher must still deliver each line whole. */
+    char chunk[301];
+    memset(chunk, 'a' + rank % 26, 300);
+    chunk[300] = '\0';
+    for (int i = 0; i < 200; ++i) {
+      printf("line rank=%d i=%d ", rank, i);
+      fflush(stdout);
+      printf("%s", chunk);
+      fflush(stdout);
+      printf("%s end\n", chunk);
+      fflush(stdout);
+    }
+  }
+  if (strcmp(mode, "stdin") == 0 && rank == 0) {
+    char line[256];
+    int lines = 0;
+    while (fgets(line, sizeof line, stdin) != NULL) ++lines;
+    printf("rank 0 read %d lines\n", lines);
+  }
+  if (strcmp(mode, "hang") == 0 || strcmp(mode, "exit3") == 0 || strcmp(mode, "segv") == 0 ||
+      strcmp(mode, "abort7") == 0 || strcmp(mode, "fatal") == 0 || strcmp(mode, "nofinalize") == 0) {
+    /* Survivors wait for a message that never comes: only the launcher can end them. */
+    if (rank != victim) MPI_Recv(&token, 1, MPI_INT, victim, 42, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (strcmp(mode, "hang") == 0) MPI_Recv(&token, 1, MPI_INT, 0, 42, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  MPI_Finalize();
+  return 0;
+}

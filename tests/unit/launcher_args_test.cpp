@@ -1,0 +1,101 @@
+// weftrun's argument parsing, rank environment and exit reporting.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "launcher/args.hpp"
+#include "launcher/exit_report.hpp"
+#include "launcher/rank_env.hpp"
+
+using namespace weft::launcher;
+
+namespace {
+LaunchOptions parse_ok(std::vector<std::string> argv) {
+  argv.insert(argv.begin(), "weftrun");
+  LaunchOptions o;
+  std::string error;
+  INFO(error);
+  REQUIRE(parse_args(argv, &o, &error));
+  return o;
+}
+std::string parse_error(std::vector<std::string> argv) {
+  argv.insert(argv.begin(), "weftrun");
+  LaunchOptions o;
+  std::string error;
+  REQUIRE_FALSE(parse_args(argv, &o, &error));
+  return error;
+}
+}  // namespace
+
+TEST_CASE("rank count in every spelling") {
+  CHECK(parse_ok({"-n", "4", "./a"}).nranks == 4);
+  CHECK(parse_ok({"-np", "3", "./a"}).nranks == 3);
+  CHECK(parse_ok({"--np", "2", "./a"}).nranks == 2);
+  CHECK(parse_ok({"--np=5", "./a"}).nranks == 5);
+  CHECK(parse_ok({"./a"}).nranks == 1);
+}
+
+TEST_CASE("the program and its own options are kept as given") {
+  LaunchOptions o = parse_ok({"-n", "2", "./app", "-n", "7", "--tag-output"});
+  CHECK(o.program == std::vector<std::string>{"./app", "-n", "7", "--tag-output"});
+  CHECK_FALSE(o.tag_output);
+  CHECK(parse_ok({"--", "-weird"}).program == std::vector<std::string>{"-weird"});
+}
+
+TEST_CASE("flags, timeout, exports and settings") {
+  LaunchOptions o = parse_ok({"--tag-output", "--timeout", "2.5", "-x", "FOO", "-x", "BAR=1=2",
+                              "--set", "spin_us=0", "./a"});
+  CHECK(o.tag_output);
+  CHECK(o.timeout_s == Approx(2.5));
+  REQUIRE(o.exports.size() == 2);
+  CHECK(o.exports[0].first == "FOO");
+  CHECK_FALSE(o.exports[0].second.has_value());
+  CHECK(o.exports[1].first == "BAR");
+  CHECK(o.exports[1].second == std::optional<std::string>("1=2"));
+  REQUIRE(o.settings.size() == 1);
+  CHECK(o.settings[0] == std::pair<std::string, std::string>("WEFT_SPIN_US", "0"));
+}
+
+TEST_CASE("help and version need no program") {
+  CHECK(parse_ok({"--help"}).help);
+  CHECK(parse_ok({"--version"}).version);
+}
+
+TEST_CASE("bad input gives an error naming it") {
+  CHECK(parse_error({"--bogus", "./a"}).find("--bogus") != std::string::npos);
+  CHECK(parse_error({"-n", "0", "./a"}).find("'0'") != std::string::npos);
+  CHECK(parse_error({"-n", "x", "./a"}).find("'x'") != std::string::npos);
+  CHECK(parse_error({"-n"}).find("needs a value") != std::string::npos);
+  CHECK(parse_error({"--timeout", "-1", "./a"}).find("--timeout") != std::string::npos);
+  CHECK(parse_error({"-x", "1BAD", "./a"}).find("1BAD") != std::string::npos);
+  CHECK(parse_error({"--set", "novalue", "./a"}).find("novalue") != std::string::npos);
+  CHECK(parse_error({"-n", "2"}).find("no program") != std::string::npos);
+}
+
+TEST_CASE("rank environment: identity, exports, settings, loopback default") {
+  LaunchOptions o = parse_ok({"-x", "A=5", "--set", "poll_ms=7", "./a"});
+  EnvMap env = job_environment({{"HOME", "/root"}, {"A", "1"}}, o);
+  add_rank_identity(&env, 2, 4);
+  CHECK(env["HOME"] == "/root");
+  CHECK(env["A"] == "5");
+  CHECK(env["WEFT_POLL_MS"] == "7");
+  CHECK(env["UCX_NET_DEVICES"] == "lo");
+  for (const char* k : {"WEFT_RANK", "RANK", "LOCAL_RANK", "WEFT_LOCAL_RANK"}) CHECK(env[k] == "2");
+  for (const char* k : {"WEFT_SIZE", "WORLD_SIZE", "WEFT_LOCAL_SIZE"}) CHECK(env[k] == "4");
+  // A user's own choice of UCX devices is kept.
+  CHECK(job_environment({{"UCX_NET_DEVICES", "eth0"}}, o)["UCX_NET_DEVICES"] == "eth0");
+}
+
+TEST_CASE("exit reports") {
+  const int segv = SIGSEGV;  // a wait status for death by signal is the signal number
+  CHECK(describe_rank_end(2, 4711, segv) == "rank 2 (pid 4711) killed by SIGSEGV (Segmentation fault)");
+  CHECK(exit_code_for(segv) == 139);
+  CHECK(is_failure(segv));
+  const int exit3 = 3 << 8;
+  CHECK(describe_rank_end(1, 9, exit3) == "rank 1 (pid 9) exited with code 3");
+  CHECK(exit_code_for(exit3) == 3);
+  CHECK(is_failure(exit3));
+  CHECK_FALSE(is_failure(0));
+  CHECK(signal_name(SIGINT) == "SIGINT");
+}
