@@ -1,6 +1,6 @@
 // UCX implementation of Transport. Facts relied on (shared/platform-facts.md §3): a NULL return
-// means completed in place (recv needs RECV_INFO to keep sender bits and length), UCS_PTR_IS_ERR
-// is a failure, anything else is a UCX request we free in its callback; blocking waits need
+// means completed in place, UCS_PTR_IS_ERR is a failure, anything else is a UCX request we free
+// in its callback (which may run before the call returns); blocking waits need
 // UCP_FEATURE_WAKEUP + ucp_worker_arm + poll on the worker's event fd.
 #include "pt2pt/ucx_transport.hpp"
 
@@ -40,20 +40,17 @@ void on_send_done(void* request, ucs_status_t st, void* user_data) {
   ucp_request_free(request);
 }
 
-void fill_recv(Completion* c, ucs_status_t st, const ucp_tag_recv_info_t* info, size_t capacity) {
+void on_recv_done(void* request, ucs_status_t st, const ucp_tag_recv_info_t* info, void* user_data) {
+  auto* c = static_cast<Completion*>(user_data);
   c->error_class = error_class_of(st);
   c->cancelled = (st == UCS_ERR_CANCELED);
   if (info != nullptr && !c->cancelled) {
     c->sender_bits = info->sender_tag;
-    c->bytes = info->length < capacity ? info->length : capacity;
+    // irecv parks the buffer's capacity in `bytes` while the receive is in flight
+    if (info->length < c->bytes) c->bytes = info->length;
   }
   c->handle = nullptr;
   c->done = true;
-}
-
-void on_recv_done(void* request, ucs_status_t st, const ucp_tag_recv_info_t* info, void* user_data) {
-  auto* c = static_cast<Completion*>(user_data);
-  fill_recv(c, st, info, c->bytes);  // irecv parks the capacity in `bytes` while in flight
   ucp_request_free(request);
 }
 
@@ -155,30 +152,24 @@ class UcxTransport final : public Transport {
       c->done = true;
     } else if (UCS_PTR_IS_ERR(r)) {
       return ucx_error("ucp_tag_send_nbx", UCS_PTR_STATUS(r));
-    } else {
+    } else if (!c->done) {  // the callback may already have run (and freed r) inside the call
       c->handle = r;
     }
     return Status::success();
   }
 
   Status irecv(void* buf, size_t len, uint64_t bits, uint64_t mask, Completion* c) override {
-    ucp_tag_recv_info_t info{};
+    // Always through the callback: with the v2 protocols an in-place completion leaves
+    // recv_info unfilled (seen with UCX 1.13.1), which would lose the sender and length.
     ucp_request_param_t p{};
-    p.op_attr_mask =
-        UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_RECV_INFO;
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                     UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
     p.cb.recv = on_recv_done;
     p.user_data = c;
-    p.recv_info.tag_info = &info;
     c->bytes = len;
     ucs_status_ptr_t r = ucp_tag_recv_nbx(worker_, buf, len, bits, mask, &p);
-    if (r == nullptr) {
-      fill_recv(c, UCS_OK, &info, len);
-    } else if (UCS_PTR_IS_ERR(r)) {
-      if (UCS_PTR_STATUS(r) != UCS_ERR_MESSAGE_TRUNCATED) return ucx_error("ucp_tag_recv_nbx", UCS_PTR_STATUS(r));
-      fill_recv(c, UCS_ERR_MESSAGE_TRUNCATED, &info, len);
-    } else {
-      c->handle = r;
-    }
+    if (UCS_PTR_IS_ERR(r)) return ucx_error("ucp_tag_recv_nbx", UCS_PTR_STATUS(r));
+    if (!c->done) c->handle = r;  // the callback may already have run (and freed r)
     return Status::success();
   }
 

@@ -1,0 +1,37 @@
+/* Zero-byte messages (also with a NULL buffer) and 64 MiB messages with checked contents. */
+#include <stdlib.h>
+
+#include "check.h"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+  MPI_Status st;
+  MPI_Request req;
+  int count = -1;
+  MPI_Isend(NULL, 0, MPI_INT, right, 1, MPI_COMM_WORLD, &req);
+  MPI_Recv(NULL, 0, MPI_INT, left, 1, MPI_COMM_WORLD, &st);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  MPI_Get_count(&st, MPI_INT, &count);
+  CHECK(count == 0 && st.MPI_SOURCE == left && st.MPI_TAG == 1);
+
+  const size_t n = (size_t)64 << 20;  /* bytes */
+  if (rank < 2 && size >= 2) {
+    unsigned char* out = malloc(n);
+    unsigned char* in = malloc(n);
+    for (size_t i = 0; i < n; ++i) out[i] = (unsigned char)(i * 31 + rank);
+    const int peer = 1 - rank;
+    MPI_Sendrecv(out, (int)n, MPI_BYTE, peer, 2, in, (int)n, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    CHECK(count == (int)n);
+    for (size_t i = 0; i < n; ++i)
+      if (in[i] != (unsigned char)(i * 31 + peer)) CHECK(!"64 MiB message corrupted");
+    free(in);
+    free(out);
+  }
+  MPI_Finalize();
+  return 0;
+}
