@@ -7,8 +7,7 @@
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  world_ring(&rank, &size, NULL, NULL);
   /* Rank r sends r+1 ints, all equal to 100*r + dest, with tag 10 + r. */
   int* out = malloc(sizeof(int) * (size + 1));
   MPI_Request* reqs = malloc(sizeof(MPI_Request) * size);

@@ -22,4 +22,11 @@ static inline int error_class(int code) {
   MPI_Error_class(code, &cls);
   return cls;
 }
+/* This rank, the world's size and the ring neighbours (left/right may be NULL). */
+static inline void world_ring(int* rank, int* size, int* left, int* right) {
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, size);
+  if (left != NULL) *left = (*rank - 1 + *size) % *size;
+  if (right != NULL) *right = (*rank + 1) % *size;
+}
 #endif

@@ -15,10 +15,8 @@ struct type_case {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+  int rank, size, left, right;
+  world_ring(&rank, &size, &left, &right);
   const struct type_case cases[] = {
       {MPI_CHAR, sizeof(char), "CHAR"},
       {MPI_SIGNED_CHAR, sizeof(signed char), "SIGNED_CHAR"},

@@ -27,8 +27,7 @@ static void expect(int rc, int cls, const char* function, const char* fragment) 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  world_ring(&rank, &size, NULL, NULL);
   MPI_Errhandler handler;
   MPI_Comm_get_errhandler(MPI_COMM_WORLD, &handler);
   CHECK(handler == MPI_ERRORS_ARE_FATAL);

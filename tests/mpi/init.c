@@ -27,7 +27,12 @@ int main(int argc, char** argv) {
   char text[MPI_MAX_LIBRARY_VERSION_STRING];
   int len = 0;
   MPI_Get_library_version(text, &len);
+#ifdef WEFT_MPI
   CHECK(len > 0 && (int)strlen(text) == len);
+#else
+  /* Open MPI counts the terminating NUL in the length. */
+  CHECK(strlen(text) > 0 && (int)strlen(text) <= len && len <= (int)strlen(text) + 1);
+#endif
   char host[MPI_MAX_PROCESSOR_NAME];
   MPI_Get_processor_name(host, &len);
   CHECK(len > 0 && (int)strlen(host) == len);

@@ -6,10 +6,8 @@ enum { kMessages = 200 };
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+  int rank, size, left, right;
+  world_ring(&rank, &size, &left, &right);
   MPI_Request reqs[kMessages];
   int out[kMessages];
   for (int i = 0; i < kMessages; ++i) {

@@ -3,10 +3,8 @@
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int left = (rank - 1 + size) % size, right = (rank + 1) % size;
+  int rank, size, left, right;
+  world_ring(&rank, &size, &left, &right);
   for (int lap = 0; lap < 10; ++lap) {
     long token = 0;
     MPI_Status st;

@@ -4,10 +4,8 @@
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+  int rank, size, left, right;
+  world_ring(&rank, &size, &left, &right);
   int out = 40 + rank, in = -1;
   MPI_Request req;
   MPI_Isend(&out, 1, MPI_INT, rank, 3, MPI_COMM_WORLD, &req);

@@ -1,5 +1,6 @@
 /* Synchronous mode: MPI_Ssend/MPI_Issend complete only once the receive has matched. Rank 1
  * posts its receives 300 ms late; rank 0's sends must not complete before that. */
+#define _POSIX_C_SOURCE 200809L
 #include <time.h>
 
 #include "check.h"
@@ -12,8 +13,7 @@ static void sleep_ms(int ms) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  world_ring(&rank, &size, NULL, NULL);
   CHECK(size >= 2);
   int v = 5;
   MPI_Barrier(MPI_COMM_WORLD);

@@ -5,8 +5,7 @@
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  world_ring(&rank, &size, NULL, NULL);
   CHECK(size >= 2);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   int data[100];
@@ -29,7 +28,13 @@ int main(int argc, char** argv) {
     rc = MPI_Waitall(2, reqs, sts);
     CHECK(error_class(rc) == MPI_ERR_IN_STATUS);
     CHECK(error_class(sts[0].MPI_ERROR) == MPI_ERR_TRUNCATE);
+#ifdef WEFT_MPI
     CHECK(sts[1].MPI_ERROR == MPI_SUCCESS);
+#else
+    /* The standard also allows MPI_ERR_PENDING for a request Waitall left incomplete (Open MPI). */
+    CHECK(sts[1].MPI_ERROR == MPI_SUCCESS || sts[1].MPI_ERROR == MPI_ERR_PENDING);
+    if (sts[1].MPI_ERROR == MPI_ERR_PENDING) CHECK(MPI_Wait(&reqs[1], &sts[1]) == MPI_SUCCESS);
+#endif
     int count = -1;
     MPI_Get_count(&sts[1], MPI_INT, &count);
     CHECK(count == 5 && fits[4] == 4);
