@@ -228,19 +228,25 @@ void Job::loop() {
       killed_ = true;
     }
 
-    std::vector<pollfd> fds{{wake_[0], POLLIN, 0}};
+    // What each polled fd is: a rank's stdout/stderr, weftrun's stdin, or rank 0's stdin pipe.
     struct Source {
       Rank* rank;
       bool is_err;
     };
-    std::vector<Source> sources{{nullptr, false}};
+    std::vector<pollfd> fds;
+    std::vector<Source> sources;
+    auto watch = [&](int fd, short events, Rank* rank, bool is_err) {
+      fds.push_back({fd, events, 0});
+      sources.push_back({rank, is_err});
+    };
+    watch(wake_[0], POLLIN, nullptr, false);
     for (Rank& r : ranks_) {
-      if (r.proc.out_fd >= 0) fds.push_back({r.proc.out_fd, POLLIN, 0}), sources.push_back({&r, false});
-      if (r.proc.err_fd >= 0) fds.push_back({r.proc.err_fd, POLLIN, 0}), sources.push_back({&r, true});
+      if (r.proc.out_fd >= 0) watch(r.proc.out_fd, POLLIN, &r, false);
+      if (r.proc.err_fd >= 0) watch(r.proc.err_fd, POLLIN, &r, true);
     }
-    const bool want_stdin = stdin_open_ && stdin_pending_.empty() && ranks_[0].proc.in_fd >= 0;
-    if (want_stdin) fds.push_back({STDIN_FILENO, POLLIN, 0}), sources.push_back({nullptr, false});
-    if (!stdin_pending_.empty()) fds.push_back({ranks_[0].proc.in_fd, POLLOUT, 0}), sources.push_back({nullptr, true});
+    if (stdin_open_ && stdin_pending_.empty() && ranks_[0].proc.in_fd >= 0)
+      watch(STDIN_FILENO, POLLIN, nullptr, false);
+    if (!stdin_pending_.empty()) watch(ranks_[0].proc.in_fd, POLLOUT, nullptr, true);
 
     double wait_s = 0.25;
     if (deadline > 0 && !exit_code_) wait_s = std::min(wait_s, deadline - now);
