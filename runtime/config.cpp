@@ -8,9 +8,11 @@ namespace weft {
 
 const std::vector<Setting>& settings() {
   static const std::vector<Setting> table = {
-      {"WEFT_SPIN_US", "auto",
-       "Microseconds a waiting call busy-polls before it blocks on the transport's event fd. "
-       "auto: 1000 when the node has a core per local rank, 0 when ranks outnumber cores."},
+      {"WEFT_SPIN_US", "1000",
+       "Microseconds a waiting call polls before it blocks on the transport's event fd."},
+      {"WEFT_YIELD", "auto",
+       "1: give the core away (sched_yield) between polls while spinning; 0: spin hard. "
+       "auto: 1 when this node runs more ranks than it has cores."},
       {"WEFT_POLL_MS", "100",
        "Upper bound in milliseconds on one blocking sleep of the progress engine."},
   };

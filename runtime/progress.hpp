@@ -1,8 +1,9 @@
 // The one progress engine: drives the transport and releases orphaned requests. A wait spins
-// for a bounded time, then blocks on the transport's event fd, so ranks that outnumber cores
-// still make progress quickly (shared/platform-facts.md §3.4).
+// for a bounded time (yielding the core between polls when ranks outnumber cores), then blocks
+// on the transport's event fd (shared/platform-facts.md §3.4).
 #pragma once
 #include <poll.h>
+#include <sched.h>
 #include <time.h>
 
 #include "pt2pt/transport.hpp"
@@ -12,10 +13,12 @@ namespace weft {
 
 class Progress {
  public:
-  void configure(Transport* transport, RequestPool* pool, long spin_us, int poll_ms) {
+  // `yield`: give the core away between polls while spinning (ranks outnumber cores).
+  void configure(Transport* transport, RequestPool* pool, long spin_us, bool yield, int poll_ms) {
     transport_ = transport;
     pool_ = pool;
     spin_ns_ = spin_us * 1000;
+    yield_ = yield;
     poll_ms_ = poll_ms;
   }
 
@@ -35,6 +38,7 @@ class Progress {
       for (unsigned i = 1;; ++i) {
         poll();
         if (done()) return;
+        if (yield_) sched_yield();
         if ((i & 63) == 0 && now_ns() - start > spin_ns_) break;
       }
     }
@@ -57,6 +61,7 @@ class Progress {
   Transport* transport_ = nullptr;
   RequestPool* pool_ = nullptr;
   long spin_ns_ = 0;
+  bool yield_ = false;
   int poll_ms_ = 100;
 };
 

@@ -29,10 +29,7 @@ void check_finalized_at_exit(int status, void*) {
   w.kvs->abort(1, message);
 }
 
-long default_spin_us(const JobInfo& job) {
-  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return job.local_size > cores ? 0 : 1000;
-}
+bool oversubscribed(const JobInfo& job) { return job.local_size > sysconf(_SC_NPROCESSORS_ONLN); }
 }  // namespace
 
 Status world_init(int required, int* provided) {
@@ -53,8 +50,8 @@ Status world_init(int required, int* provided) {
   WEFT_TRY(w.kvs->commit());
   WEFT_TRY(w.kvs->fence(nullptr));
 
-  w.progress.configure(w.transport.get(), &w.requests,
-                       setting_long("WEFT_SPIN_US", default_spin_us(job)),
+  w.progress.configure(w.transport.get(), &w.requests, setting_long("WEFT_SPIN_US", 1000),
+                       setting_long("WEFT_YIELD", oversubscribed(job)) != 0,
                        int(setting_long("WEFT_POLL_MS", 100)));
   w.comms.init_predefined(job.rank, job.size);
   w.phase = Phase::kRunning;
