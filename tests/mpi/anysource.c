@@ -8,23 +8,26 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
   world_ring(&rank, &size, NULL, NULL);
-  /* Rank r sends r+1 ints, all equal to 100*r + dest, with tag 10 + r. */
-  int* out = malloc(sizeof(int) * (size + 1));
-  MPI_Request* reqs = malloc(sizeof(MPI_Request) * size);
+  const size_t nranks = (unsigned)size;
+  /* Rank r sends r+1 ints, all equal to 100*r + dest, with tag 10 + r; all sends stay in flight
+   * until every receive is done (so a send to oneself needs no buffering). */
+  int* out = malloc(sizeof(int) * nranks * (size_t)(rank + 1));
+  MPI_Request* reqs = malloc(sizeof(MPI_Request) * nranks);
   for (int d = 0; d < size; ++d) {
-    int* msg = malloc(sizeof(int) * (rank + 1));
+    int* msg = out + d * (rank + 1);
     for (int i = 0; i <= rank; ++i) msg[i] = 100 * rank + d;
     MPI_Isend(msg, rank + 1, MPI_INT, d, 10 + rank, MPI_COMM_WORLD, &reqs[d]);
-    MPI_Wait(&reqs[d], MPI_STATUS_IGNORE);
-    free(msg);
   }
-  int* seen = calloc(size, sizeof(int));
+  int* seen = calloc(nranks, sizeof(int));
+  int* buf = malloc(sizeof(int) * nranks);
   for (int k = 0; k < size; ++k) {
-    int buf[64];
     MPI_Status st;
-    MPI_Recv(buf, 64, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    MPI_Recv(buf, size, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
     const int src = st.MPI_SOURCE;
-    CHECK(src >= 0 && src < size && !seen[src]);
+    if (src < 0 || src >= size || seen[src]) {
+      fprintf(stderr, "rank %d: ANY_SOURCE status names source %d (bad or repeated)\n", rank, src);
+      CHECK(0);
+    }
     seen[src] = 1;
     CHECK(st.MPI_TAG == 10 + src);
     int count = -1;
@@ -32,6 +35,8 @@ int main(int argc, char** argv) {
     CHECK(count == src + 1);
     for (int i = 0; i < count; ++i) CHECK(buf[i] == 100 * src + rank);
   }
+  MPI_Waitall(size, reqs, MPI_STATUSES_IGNORE);
+  free(buf);
   free(seen);
   free(reqs);
   free(out);

@@ -5,15 +5,15 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#define CHECK(cond)                                                                        \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
-      int check_rank_ = -1;                                                                \
-      MPI_Comm_rank(MPI_COMM_WORLD, &check_rank_);                                         \
-      fprintf(stderr, "CHECK failed on rank %d at %s:%d: %s\n", check_rank_, __FILE__,    \
-              __LINE__, #cond);                                                            \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                        \
-    }                                                                                      \
+#define CHECK(cond)                                                                              \
+  do {                                                                                           \
+    if (!(cond)) {                                                                               \
+      int check_rank_ = -1;                                                                      \
+      MPI_Comm_rank(MPI_COMM_WORLD, &check_rank_);                                               \
+      fprintf(stderr, "CHECK failed on rank %d at %s:%d: %s\n", check_rank_, __FILE__, __LINE__, \
+              #cond);                                                                            \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                              \
+    }                                                                                            \
   } while (0)
 
 /* MPI_Error_class of a return code. */

@@ -35,27 +35,63 @@ int main(int argc, char** argv) {
   if (!flag) MPI_Waitall(N, sends, MPI_STATUSES_IGNORE);
   for (int i = 0; i < N; ++i) CHECK(sends[i] == MPI_REQUEST_NULL);
 
-  /* Waitsome / Testsome / Testany until all are in. */
-  for (int i = 0; i < N; ++i) MPI_Irecv(&in[i], 1, MPI_INT, left, 100 + i, MPI_COMM_WORLD, &recvs[i]);
-  for (int i = 0; i < N; ++i) MPI_Isend(&out[i], 1, MPI_INT, right, 100 + i, MPI_COMM_WORLD, &sends[i]);
-  int total = 0, indices[N + 1];
+  /* Waitsome / Testsome until all are in; the odd slots hold MPI_REQUEST_NULL, the sends go
+   * out in a shuffled order. */
+  enum { M = 2 * N };
+  MPI_Request slots[M];
+  MPI_Status slot_sts[M];
+  for (int i = 0; i < M; ++i) {
+    slots[i] = MPI_REQUEST_NULL;
+    if (i % 2 == 0) MPI_Irecv(&in[i / 2], 1, MPI_INT, left, 100 + i / 2, MPI_COMM_WORLD, &slots[i]);
+  }
+  for (int k = 0; k < N; ++k) {
+    const int i = (k * 5 + 3) % N; /* 5 is coprime to N: a permutation */
+    MPI_Isend(&out[i], 1, MPI_INT, right, 100 + i, MPI_COMM_WORLD, &sends[i]);
+  }
+  int total = 0, indices[M], got[N] = {0};
   while (total < N) {
     int outcount = 0;
     if (total % 2 == 0) {
-      MPI_Waitsome(N, recvs, &outcount, indices, sts);
+      MPI_Waitsome(M, slots, &outcount, indices, slot_sts);
       CHECK(outcount >= 1);
     } else {
-      MPI_Testsome(N, recvs, &outcount, indices, sts);
+      MPI_Testsome(M, slots, &outcount, indices, slot_sts);
+      CHECK(outcount >= 0);
     }
-    for (int k = 0; k < outcount; ++k) CHECK(in[indices[k]] == 10 * left + indices[k]);
+    for (int k = 0; k < outcount; ++k) {
+      const int i = indices[k];
+      CHECK(i % 2 == 0 && !got[i / 2] && slots[i] == MPI_REQUEST_NULL);
+      got[i / 2] = 1;
+      CHECK(in[i / 2] == 10 * left + i / 2 && slot_sts[k].MPI_TAG == 100 + i / 2);
+      CHECK(slot_sts[k].MPI_SOURCE == left);
+    }
     total += outcount;
   }
   int outcount = 0;
-  MPI_Waitsome(N, recvs, &outcount, indices, sts);
+  MPI_Waitsome(M, slots, &outcount, indices, slot_sts);
   CHECK(outcount == MPI_UNDEFINED);
-  MPI_Testany(N, recvs, &index, &flag, MPI_STATUS_IGNORE);
+  MPI_Testsome(M, slots, &outcount, indices, slot_sts);
+  CHECK(outcount == MPI_UNDEFINED);
+  MPI_Testany(M, slots, &index, &flag, MPI_STATUS_IGNORE);
   CHECK(flag == 1 && index == MPI_UNDEFINED);
   MPI_Waitall(N, sends, MPI_STATUSES_IGNORE);
+
+  /* Testall / Testany on a receive whose message is only sent after a barrier: not complete
+   * before it, complete after (null entries in between are skipped). */
+  MPI_Request pair[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  MPI_Irecv(&in[0], 1, MPI_INT, left, 300, MPI_COMM_WORLD, &pair[1]);
+  flag = 1;
+  MPI_Testall(3, pair, &flag, MPI_STATUSES_IGNORE);
+  CHECK(flag == 0 && pair[1] != MPI_REQUEST_NULL);
+  MPI_Testany(3, pair, &index, &flag, MPI_STATUS_IGNORE);
+  CHECK(flag == 0 && index == MPI_UNDEFINED);
+  MPI_Barrier(MPI_COMM_WORLD);
+  out[0] = 300 + rank;
+  MPI_Send(&out[0], 1, MPI_INT, right, 300, MPI_COMM_WORLD);
+  MPI_Status three[3];
+  do MPI_Testall(3, pair, &flag, three);
+  while (!flag);
+  CHECK(in[0] == 300 + left && three[1].MPI_SOURCE == left && pair[1] == MPI_REQUEST_NULL);
 
   /* Cancel a receive nobody will match. */
   MPI_Request r;

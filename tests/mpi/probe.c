@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   world_ring(&rank, &size, &left, &right);
   int flag = 1;
   MPI_Iprobe(left, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-  CHECK(flag == 0);  /* nothing sent with tag 99 */
+  CHECK(flag == 0); /* nothing sent with tag 99 */
   for (int round = 0; round < 5; ++round) {
     const int n = 1 + (rank * 37 + round * 1001) % 5000;
     double* out = malloc(sizeof(double) * n);
@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
     if (round % 2 == 0) {
       MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
     } else {
-      do MPI_Iprobe(left, round, MPI_COMM_WORLD, &flag, &st); while (!flag);
+      do MPI_Iprobe(left, round, MPI_COMM_WORLD, &flag, &st);
+      while (!flag);
     }
     CHECK(st.MPI_SOURCE == left && st.MPI_TAG == round);
     int count = -1;
