@@ -12,8 +12,12 @@ int main(int argc, char** argv) {
   int token = 0;
   MPI_Status status;
   if (rank == 0) {
-    MPI_Send(&token, 1, MPI_INT, right, 0, MPI_COMM_WORLD);
+    /* Nonblocking, so that with one rank the token can go to rank 0 itself. */
+    const int start = 0;
+    MPI_Request request;
+    MPI_Isend(&start, 1, MPI_INT, right, 0, MPI_COMM_WORLD, &request);
     MPI_Recv(&token, 1, MPI_INT, left, 0, MPI_COMM_WORLD, &status);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
     printf("rank %d of %d received token %d from rank %d\n", rank, size, token, status.MPI_SOURCE);
     printf("rank 0: the token came back as %d (0 + 1 + ... + %d)\n", token, size - 1);
   } else {
