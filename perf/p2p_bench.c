@@ -66,9 +66,22 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   size_t max_bytes = 4u << 20;
   int base_iters = 2000;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (strcmp(argv[i], "-m") == 0) max_bytes = (size_t)atol(argv[i + 1]);
-    if (strcmp(argv[i], "-i") == 0) base_iters = atoi(argv[i + 1]);
+  for (int i = 1; i < argc; i += 2) {
+    const int has_value = i + 1 < argc;
+    if (has_value && strcmp(argv[i], "-m") == 0) {
+      max_bytes = (size_t)atol(argv[i + 1]);
+    } else if (has_value && strcmp(argv[i], "-i") == 0) {
+      base_iters = atoi(argv[i + 1]);
+    } else {
+      if (rank == 0) fprintf(stderr, "usage: p2p_bench [-m max_bytes] [-i iterations]\n");
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  if (max_bytes < 1 || base_iters < 1) {
+    if (rank == 0) fprintf(stderr, "p2p_bench: -m and -i must be positive\n");
+    MPI_Finalize();
+    return 2;
   }
   if (size != 2) {
     if (rank == 0) fprintf(stderr, "p2p_bench needs exactly 2 ranks\n");
