@@ -5,9 +5,26 @@
 #include "runtime/world.hpp"
 
 namespace weft::pt2pt {
+namespace {
+
+Status post_send(const Comm& comm, uint32_t context, const void* buf, size_t bytes, int dest,
+                 int tag, bool sync, Completion* c) {
+  World& w = world();
+  const int peer = comm.world_ranks[size_t(dest)];
+  if (!w.transport->connected(peer)) WEFT_TRY(connect_peer(peer));
+  const uint64_t bits = match_bits::make_send(context, comm.rank, tag);
+  return w.transport->isend(peer, buf, bytes, bits, sync, c);
+}
+
+Status post_recv(uint32_t context, void* buf, size_t bytes, int source, int tag, Completion* c) {
+  const match_bits::RecvMatch m = match_bits::make_recv(context, source, tag);
+  return world().transport->irecv(buf, bytes, m.bits, m.mask, c);
+}
+
+}  // namespace
 
 Status start_send(const Comm& comm, const void* buf, size_t bytes, int dest, int tag,
-                  SendMode mode, Request* r, bool internal) {
+                  SendMode mode, Request* r) {
   r->comm = comm.handle;
   if (dest == MPI_PROC_NULL) {
     r->kind = WeftRequestKind::kProcNull;
@@ -15,18 +32,12 @@ Status start_send(const Comm& comm, const void* buf, size_t bytes, int dest, int
     return Status::success();
   }
   r->kind = WeftRequestKind::kSend;
-  World& w = world();
-  const int peer = comm.world_ranks[size_t(dest)];
-  if (!w.transport->connected(peer)) WEFT_TRY(connect_peer(peer));
-  const uint32_t context = internal ? comm.coll_context() : comm.context;
-  const uint64_t bits = match_bits::make_send(context, comm.rank, tag);
   // Ready mode needs no protocol of its own: a standard send is a correct ready send.
-  return w.transport->isend(peer, buf, bytes, bits, mode == SendMode::kSynchronous,
-                            &r->completion);
+  return post_send(comm, comm.context, buf, bytes, dest, tag, mode == SendMode::kSynchronous,
+                   &r->completion);
 }
 
-Status start_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag, Request* r,
-                  bool internal) {
+Status start_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag, Request* r) {
   r->comm = comm.handle;
   if (source == MPI_PROC_NULL) {
     r->kind = WeftRequestKind::kProcNull;
@@ -34,9 +45,17 @@ Status start_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag
     return Status::success();
   }
   r->kind = WeftRequestKind::kRecv;
-  const uint32_t context = internal ? comm.coll_context() : comm.context;
-  const match_bits::RecvMatch m = match_bits::make_recv(context, source, tag);
-  return world().transport->irecv(buf, bytes, m.bits, m.mask, &r->completion);
+  return post_recv(comm.context, buf, bytes, source, tag, &r->completion);
+}
+
+Status start_coll_send(const Comm& comm, const void* buf, size_t bytes, int dest, int tag,
+                       Completion* c) {
+  return post_send(comm, comm.coll_context(), buf, bytes, dest, tag, false, c);
+}
+
+Status start_coll_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag,
+                       Completion* c) {
+  return post_recv(comm.coll_context(), buf, bytes, source, tag, c);
 }
 
 Status probe(const Comm& comm, int source, int tag, bool blocking, int* flag, MPI_Status* status) {

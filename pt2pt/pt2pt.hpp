@@ -11,11 +11,15 @@ namespace weft::pt2pt {
 
 enum class SendMode { kStandard, kSynchronous, kReady };
 
-// `internal` selects the communicator's collective context (traffic users never match).
 Status start_send(const Comm& comm, const void* buf, size_t bytes, int dest, int tag,
-                  SendMode mode, Request* r, bool internal = false);
-Status start_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag, Request* r,
-                  bool internal = false);
+                  SendMode mode, Request* r);
+Status start_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag, Request* r);
+// Collective traffic: on the communicator's collective context, which user receives never
+// match; `dest`/`source` are ranks of `comm` (no wildcards, no MPI_PROC_NULL).
+Status start_coll_send(const Comm& comm, const void* buf, size_t bytes, int dest, int tag,
+                       Completion* c);
+Status start_coll_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag,
+                       Completion* c);
 // Blocking or not; `*flag` tells whether a message was found (always true when blocking).
 Status probe(const Comm& comm, int source, int tag, bool blocking, int* flag, MPI_Status* status);
 // Blocks until the request completes.

@@ -19,6 +19,7 @@ struct Comm {
   std::vector<int> world_ranks;  // communicator rank -> world rank
   uint32_t context = 0;          // point-to-point context id; context + 1 carries collectives
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+  uint32_t coll_seq = 0;  // collectives started so far; tags each one's messages
 
   uint32_t coll_context() const { return context + 1; }
 };

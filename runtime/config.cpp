@@ -6,6 +6,13 @@
 
 namespace weft {
 
+namespace {
+constexpr const char* kForceDoc =
+    "Forces this collective's algorithm by name whenever it can take the call (the v-variants, "
+    "nonblocking and persistent forms included); auto: the cost model chooses. "
+    "`weft_info --coll NAME` lists the algorithms and explains the choice.";
+}  // namespace
+
 const std::vector<Setting>& settings() {
   static const std::vector<Setting> table = {
       {"WEFT_SPIN_US", "1000",
@@ -15,6 +22,21 @@ const std::vector<Setting>& settings() {
        "auto: 1 when this node runs more ranks than it has cores."},
       {"WEFT_POLL_MS", "100",
        "Upper bound in milliseconds on one blocking sleep of the progress engine."},
+      {"WEFT_TUNING_FILE", "auto",
+       "Collective cost-model parameters written by weft_tune. auto: "
+       "$XDG_CONFIG_HOME/weft/tuning (or ~/.config/weft/tuning) if it exists, else built-in "
+       "defaults."},
+      {"WEFT_BARRIER_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_BCAST_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_REDUCE_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_ALLREDUCE_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_GATHER_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_SCATTER_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_ALLGATHER_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_REDUCE_SCATTER_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_ALLTOALL_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_SCAN_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_EXSCAN_ALGORITHM", "auto", kForceDoc},
   };
   return table;
 }

@@ -1,12 +1,17 @@
-// The one progress engine: drives the transport and releases orphaned requests. A wait spins
-// for a bounded time (yielding the core between polls when ranks outnumber cores), then blocks
-// on the transport's event fd (shared/platform-facts.md §3.4).
+// The one progress engine: drives the transport and the activities in flight (collective
+// schedules), and releases orphaned requests. A wait spins for a bounded time (yielding the core
+// between polls when ranks outnumber cores), then blocks on the transport's event fd
+// (shared/platform-facts.md §3.4).
 #pragma once
 #include <poll.h>
 #include <sched.h>
 #include <time.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "pt2pt/transport.hpp"
+#include "runtime/activity.hpp"
 #include "runtime/request.hpp"
 
 namespace weft {
@@ -22,9 +27,16 @@ class Progress {
     poll_ms_ = poll_ms;
   }
 
-  // One pass over everything that needs driving.
+  // Drives `a` from now on, until it reports finished.
+  void activate(Activity* a) { active_.push_back(a); }
+
+  // One pass over everything that needs driving; returns how much happened.
   unsigned poll() {
-    const unsigned n = transport_->progress();
+    unsigned n = transport_->progress();
+    if (!active_.empty()) {
+      for (Activity* a : active_) n += a->advance();
+      std::erase_if(active_, [](Activity* a) { return a->finished(); });
+    }
     pool_->sweep_orphans();
     return n;
   }
@@ -60,6 +72,7 @@ class Progress {
 
   Transport* transport_ = nullptr;
   RequestPool* pool_ = nullptr;
+  std::vector<Activity*> active_;
   long spin_ns_ = 0;
   bool yield_ = false;
   int poll_ms_ = 100;

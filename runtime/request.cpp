@@ -26,6 +26,8 @@ Request* RequestPool::acquire() {
 }
 
 void RequestPool::release(Request* r) {
+  delete r->activity;
+  r->activity = nullptr;
   r->next_free = free_;
   free_ = r;
 }
@@ -59,6 +61,7 @@ void fill_status(const Request& r, MPI_Status* status) {
       status->weft_bytes = 0;
       break;
     case WeftRequestKind::kSend:
+    case WeftRequestKind::kActivity:
       status->MPI_SOURCE = MPI_ANY_SOURCE;
       status->MPI_TAG = MPI_ANY_TAG;
       status->weft_bytes = 0;

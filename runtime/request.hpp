@@ -1,21 +1,26 @@
 // MPI requests: a Completion the transport fills plus what MPI needs to report it.
 // Nonblocking calls take a request from a free-list pool (no malloc per message); blocking
 // calls use one on the stack. Ownership: the pool owns all pooled requests; the application
-// holds them between MPI_I* and the completing Wait/Test (or MPI_Request_free).
+// holds them between MPI_I* and the completing Wait/Test (or MPI_Request_free). A request of
+// kind kActivity owns its Activity (a collective), deleted when the request is released.
 #pragma once
 #include <memory>
 #include <vector>
 
 #include "mpi.h"
 #include "pt2pt/transport.hpp"
+#include "runtime/activity.hpp"
 
-enum class WeftRequestKind : unsigned char { kSend, kRecv, kProcNull };
+enum class WeftRequestKind : unsigned char { kSend, kRecv, kProcNull, kActivity };
 
 struct weft_request {
   weft::Completion completion;
   WeftRequestKind kind = WeftRequestKind::kSend;
-  bool freed = false;  // MPI_Request_free'd while still active: released once complete
+  bool freed = false;       // MPI_Request_free'd while still active: released once complete
+  bool persistent = false;  // MPI_*_init: completing it makes it inactive, MPI_Start restarts it
+  bool active = true;       // persistent requests: started and not yet completed by Wait/Test
   MPI_Comm comm = MPI_COMM_NULL;
+  weft::Activity* activity = nullptr;  // kActivity: the collective it runs (owned)
   weft_request* next_free = nullptr;
 };
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "coll/configure.hpp"
 #include "pt2pt/ucx_transport.hpp"
 #include "runtime/config.hpp"
 
@@ -53,6 +54,10 @@ Status world_init(int required, int* provided) {
   w.progress.configure(w.transport.get(), &w.requests, setting_long("WEFT_SPIN_US", 1000),
                        setting_long("WEFT_YIELD", oversubscribed(job)) != 0,
                        int(setting_long("WEFT_POLL_MS", 100)));
+  std::vector<std::string> problems;
+  coll::configure_selector(&w.selector, oversubscribed(job), &problems);
+  for (const std::string& p : problems)
+    if (job.rank == 0) std::fprintf(stderr, "weft: warning: %s\n", p.c_str());
   w.comms.init_predefined(job.rank, job.size);
   w.phase = Phase::kRunning;
   on_exit(check_finalized_at_exit, nullptr);

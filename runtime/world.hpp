@@ -4,9 +4,11 @@
 #include <memory>
 #include <thread>
 
+#include "coll/select.hpp"
 #include "pt2pt/transport.hpp"
 #include "runtime/comm.hpp"
 #include "runtime/kvs.hpp"
+#include "runtime/op.hpp"
 #include "runtime/progress.hpp"
 #include "runtime/request.hpp"
 
@@ -23,6 +25,8 @@ struct World {
   RequestPool requests;
   Progress progress;
   CommTable comms;
+  OpTable ops;
+  coll::Selector selector;
 };
 
 extern World g_world;

@@ -9,6 +9,7 @@
 namespace weft::capi {
 
 Status request_outcome(const Request& r) {
+  if (r.kind == WeftRequestKind::kActivity) return r.activity->outcome();
   const Completion& c = r.completion;
   if (c.error_class == MPI_SUCCESS) return Status::success();
   if (c.error_class == MPI_ERR_TRUNCATE) {
@@ -24,6 +25,15 @@ Status request_outcome(const Request& r) {
 
 Status finish_request(MPI_Request* slot, MPI_Status* status) {
   Request* r = *slot;
+  if (r->persistent) {  // stays allocated, inactive until the next MPI_Start
+    if (!r->active) {
+      empty_status(status);
+      return Status::success();
+    }
+    r->active = false;
+    fill_status(*r, status);
+    return request_outcome(*r);
+  }
   fill_status(*r, status);
   Status outcome = request_outcome(*r);
   world().requests.release(r);

@@ -11,7 +11,8 @@ namespace weft::capi {
 Status request_outcome(const Request& r);
 
 // Completes the pooled request in *slot: fills `status`, returns its outcome, releases it and
-// sets *slot to MPI_REQUEST_NULL.
+// sets *slot to MPI_REQUEST_NULL. A persistent request instead becomes inactive (and an
+// inactive one reports an empty status).
 Status finish_request(MPI_Request* slot, MPI_Status* status);
 
 // The status of an inactive or null request (MPI's "empty" status).

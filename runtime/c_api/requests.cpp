@@ -12,7 +12,9 @@ namespace capi = weft::capi;
 
 namespace {
 
-bool is_done(MPI_Request r) { return r != MPI_REQUEST_NULL && r->completion.done; }
+// Null requests and inactive persistent ones take no part in Waitany/Waitsome and friends.
+bool is_active(MPI_Request r) { return r != MPI_REQUEST_NULL && (!r->persistent || r->active); }
+bool is_done(MPI_Request r) { return is_active(r) && r->completion.done; }
 
 Status check_array(int count, const MPI_Request* requests) {
   WEFT_TRY(capi::check_count(count, "count"));
@@ -43,6 +45,23 @@ int finish_several(const char* fn, MPI_Request* requests, const int* indices, in
   }
   if (first_error.empty()) return MPI_SUCCESS;
   return capi::report(failed_comm, fn, Status::error(MPI_ERR_IN_STATUS, first_error));
+}
+
+// MPI_Start's work on one request: it must be persistent and inactive.
+Status start_persistent(MPI_Request r, const char* arg) {
+  if (r == MPI_REQUEST_NULL || !r->persistent) {
+    return Status::error(MPI_ERR_REQUEST, std::string("invalid request ") + arg + "=" +
+                                              (r == MPI_REQUEST_NULL ? "MPI_REQUEST_NULL"
+                                                                     : "a nonpersistent request"));
+  }
+  if (r->active) {
+    return Status::error(MPI_ERR_REQUEST, std::string("request ") + arg +
+                                              " is already active (complete it before starting "
+                                              "it again)");
+  }
+  r->completion = weft::Completion{};
+  r->active = true;
+  return r->activity->restart();
 }
 
 }  // namespace
@@ -124,7 +143,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
   WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(index, "index"));
   bool any_active = false;
-  for (int i = 0; i < count; ++i) any_active |= requests[i] != MPI_REQUEST_NULL;
+  for (int i = 0; i < count; ++i) any_active |= is_active(requests[i]);
   if (!any_active) {
     *index = MPI_UNDEFINED;
     capi::empty_status(status);
@@ -154,7 +173,7 @@ int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_St
   world().progress.poll();
   bool any_active = false;
   for (int i = 0; i < count; ++i) {
-    any_active |= requests[i] != MPI_REQUEST_NULL;
+    any_active |= is_active(requests[i]);
     if (!is_done(requests[i])) continue;
     *index = i;
     *flag = 1;
@@ -174,7 +193,7 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
   WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(incount, requests));
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(outcount, "outcount"));
   bool any_active = false;
-  for (int i = 0; i < incount; ++i) any_active |= requests[i] != MPI_REQUEST_NULL;
+  for (int i = 0; i < incount; ++i) any_active |= is_active(requests[i]);
   if (!any_active) {
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
@@ -201,7 +220,7 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
   bool any_active = false;
   int n = 0;
   for (int i = 0; i < incount; ++i) {
-    any_active |= requests[i] != MPI_REQUEST_NULL;
+    any_active |= is_active(requests[i]);
     if (is_done(requests[i])) indices[n++] = i;
   }
   *outcount = any_active ? n : MPI_UNDEFINED;
@@ -216,7 +235,7 @@ int MPI_Request_free(MPI_Request* request) {
     return capi::report(MPI_COMM_WORLD, fn,
                         Status::error(MPI_ERR_REQUEST, "invalid request=MPI_REQUEST_NULL"));
   }
-  if ((*request)->completion.done) {
+  if ((*request)->completion.done) {  // complete, or an inactive persistent request
     world().requests.release(*request);
   } else {
     world().requests.adopt_orphan(*request);
@@ -235,7 +254,29 @@ int MPI_Cancel(MPI_Request* request) {
   }
   // Only receives can be cancelled; a send always completes normally (its status says so).
   MPI_Request r = *request;
+  if (r->kind == WeftRequestKind::kActivity) {
+    return capi::report(r->comm, fn,
+                        Status::error(MPI_ERR_REQUEST, "a collective operation cannot be cancelled"));
+  }
   if (r->kind == WeftRequestKind::kRecv && !r->completion.done) world().transport->cancel(&r->completion);
+  return MPI_SUCCESS;
+}
+
+int MPI_Start(MPI_Request* request) {
+  constexpr const char* fn = "MPI_Start";
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(request, "request"));
+  return capi::report(MPI_COMM_WORLD, fn, start_persistent(*request, "request"));
+}
+
+int MPI_Startall(int count, MPI_Request requests[]) {
+  constexpr const char* fn = "MPI_Startall";
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
+  for (int i = 0; i < count; ++i) {
+    const std::string arg = "array_of_requests[" + std::to_string(i) + "]";
+    WEFT_CHECK(MPI_COMM_WORLD, fn, start_persistent(requests[i], arg.c_str()));
+  }
   return MPI_SUCCESS;
 }
 

@@ -1,0 +1,87 @@
+// What an algorithm is: a pure schedule builder for one collective, the constraints under which
+// it can take a call, and its cost in α-β-γ terms. CollArgs describes one call in the canonical
+// form every builder of that collective works on (see "Buffers" below).
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "coll/schedule.hpp"
+
+namespace weft::coll {
+
+enum class CollKind {
+  kBarrier,
+  kBcast,
+  kReduce,
+  kAllreduce,
+  kGather,
+  kScatter,
+  kAllgather,
+  kReduceScatter,
+  kAlltoall,
+  kScan,
+  kExscan,
+};
+inline constexpr int kNumCollKinds = int(CollKind::kExscan) + 1;
+
+// "allreduce" for kAllreduce: the name used in WEFT_<COLL>_ALGORITHM and weft_info --coll.
+const char* coll_name(CollKind kind);
+
+struct Block {
+  size_t offset = 0;  // bytes from the start of the buffer
+  size_t bytes = 0;
+};
+
+// One call, as every rank's builder sees it.
+//
+// Buffers: Buf::kSend is the input, Buf::kRecv the output; kSend may alias kRecv (MPI_IN_PLACE),
+// so a builder finishes reading kSend before it writes the kRecv bytes that could overlap it.
+//   bcast:          kRecv holds `bytes` (the data at the root).
+//   reduce, allreduce, scan, exscan: kSend holds `bytes` of input; kRecv gets `bytes` of
+//                   result (reduce: at the root only; exscan: rank 0's kRecv is left alone).
+//   gather:         kSend holds this rank's block; kRecv at the root gets blocks[i] for every i.
+//   scatter:        kSend at the root holds blocks[i] for every i; kRecv gets this rank's block.
+//   allgather:      kSend holds this rank's block; kRecv gets blocks[i] for every i.
+//   reduce_scatter: kSend holds all blocks back to back (blocks[i].offset); kRecv gets the
+//                   reduced block of this rank at offset 0.
+//   alltoall:       kSend holds send_blocks[i] for peer i, kRecv gets recv_blocks[i] from peer i.
+struct CollArgs {
+  CollKind kind = CollKind::kBarrier;
+  int rank = 0, size = 1, root = 0;
+  size_t bytes = 0;      // bcast, reduce, allreduce, scan, exscan
+  size_t elem_size = 1;  // element boundaries: blocks and segments never split an element
+  bool commutative = true;
+  bool in_place = false;  // kSend aliases kRecv on this rank
+  // Every rank knows every block, all blocks have the same size and they lie back to back in
+  // rank order (not a v-variant); tree and Bruck algorithms need it.
+  bool uniform = true;
+  std::vector<Block> blocks;                    // gather, scatter, allgather, reduce_scatter
+  std::vector<Block> send_blocks, recv_blocks;  // alltoall (this rank's view only)
+  size_t segment_bytes = 64 * 1024;             // pipelining unit of segmented algorithms
+
+  // Total bytes of all blocks (gather, scatter, allgather, reduce_scatter).
+  size_t total_block_bytes() const {
+    size_t total = 0;
+    for (const Block& b : blocks) total += b.bytes;
+    return total;
+  }
+};
+
+// Predicted cost along the critical path of one rank: latency rounds, bytes moved (the larger
+// of sent and received per round, summed) and bytes reduced.
+struct Cost {
+  double rounds = 0;
+  double bytes = 0;
+  double reduced = 0;
+};
+
+struct Algorithm {
+  const char* name;
+  CollKind kind;
+  // Whether this algorithm can take the call (nullptr: any call).
+  bool (*accepts)(const CollArgs&);
+  Cost (*cost)(const CollArgs&);
+  void (*build)(const CollArgs&, Schedule&);
+};
+
+}  // namespace weft::coll

@@ -1,0 +1,22 @@
+// Every algorithm Weft has, one per file in this folder; coll/registry.cpp lists them.
+#pragma once
+#include "coll/algorithm.hpp"
+
+namespace weft::coll {
+
+extern const Algorithm kBarrierDissemination, kBarrierLinear;
+extern const Algorithm kBcastBinomial, kBcastScatterAllgather, kBcastPipeline, kBcastLinear;
+extern const Algorithm kReduceBinomial, kReduceRabenseifner, kReduceLinear;
+extern const Algorithm kAllreduceRecursiveDoubling, kAllreduceRing, kAllreduceRabenseifner,
+    kAllreduceReduceBcast, kAllreduceLinear;
+extern const Algorithm kGatherBinomial, kGatherLinear;
+extern const Algorithm kScatterBinomial, kScatterLinear;
+extern const Algorithm kAllgatherRing, kAllgatherRecursiveDoubling, kAllgatherBruck,
+    kAllgatherLinear;
+extern const Algorithm kReduceScatterRing, kReduceScatterHalving, kReduceScatterPairwise,
+    kReduceScatterLinear;
+extern const Algorithm kAlltoallPairwise, kAlltoallBruck, kAlltoallBounded, kAlltoallLinear;
+extern const Algorithm kScanRecursiveDoubling, kScanLinear;
+extern const Algorithm kExscanRecursiveDoubling, kExscanLinear;
+
+}  // namespace weft::coll

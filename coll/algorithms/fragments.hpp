@@ -1,0 +1,77 @@
+// Schedule fragments that several algorithms compose (design.md §3.1: ring allreduce = ring
+// reduce-scatter + ring allgather). Each is written once, in the file of the algorithm it is
+// named after, and appended to a schedule after a given step.
+#pragma once
+#include <span>
+#include <vector>
+
+#include "coll/algorithm.hpp"
+
+namespace weft::coll {
+
+// `parts` blocks of a `bytes`-long vector, cut evenly at element boundaries, back to back.
+std::vector<Block> even_blocks(size_t bytes, size_t elem_size, int parts);
+// The same blocks shifted by `offset`.
+std::vector<Block> offset_blocks(std::vector<Block> blocks, size_t offset);
+
+// A ring of `size` members; member i is communicator rank (i + shift) % size.
+struct Ring {
+  int self = 0, size = 1, shift = 0;
+  int rank_of(int member) const { return (member % size + size + shift) % size; }
+};
+
+// Pipelining of a fragment: blocks are moved in pieces of at most `piece` bytes, piece j on lane
+// j % lanes, so that up to `lanes` pieces are in flight and scratch stays bounded.
+struct Pipeline {
+  size_t piece = SIZE_MAX;
+  int lanes = 1;
+};
+Pipeline pipeline_for(const CollArgs& args, size_t largest_block);
+
+// Ring allgather (allgather_ring.cpp): member i starts with block i in `buf` and ends with all
+// blocks there; in step t it sends block i - t and receives block i - t - 1 (mod size).
+// Returns a step that completes when everything is done.
+StepId append_ring_allgather(Schedule& s, const Ring& ring, BufRef buf,
+                             std::span<const Block> blocks, const Pipeline& pipe, StepId after);
+
+// Ring reduce-scatter (reduce_scatter_ring.cpp): every member's `input` holds all blocks; member
+// i ends with block i reduced over all members at `result`. Commutative ops only. `in_place`:
+// `result` may overlap `input`, so it is written only once all of `input` has been read.
+StepId append_ring_reduce_scatter(Schedule& s, const Ring& ring, BufRef input,
+                                  std::span<const Block> blocks, BufRef result,
+                                  const Pipeline& pipe, bool in_place, StepId after);
+
+// Binomial scatter (scatter_binomial.cpp) over relative ranks (Ring::shift = root, blocks indexed
+// by relative rank and packed back to back): the root reads block k at root_buf +
+// blocks[k].offset; relative rank r > 0 receives the blocks of its subtree, [r, r + subtree),
+// at subtree_buf + blocks[k].offset - blocks[r].offset and forwards its children's from there.
+StepId append_binomial_scatter(Schedule& s, const Ring& ring, std::span<const Block> blocks,
+                               BufRef root_buf, BufRef subtree_buf, StepId after);
+
+// Recursive halving reduce-scatter for commutative ops (reduce_scatter_halving.cpp), after
+// Thakur, Rabenseifner & Gropp, "Optimization of collective communication operations in MPICH"
+// (2005): the size - 2^k extra ranks first fold their vector into a partner and drop out; the
+// remaining 2^k ranks halve the vector between pairs log2(2^k) times. `acc` is a writable
+// full-length vector holding this rank's input; an active rank ends holding, in `acc`, the
+// reduced blocks of the ranks it stands for (HalvingGroup::blocks_of).
+struct HalvingGroup {
+  int size = 1, pof2 = 1, rem = 0;
+  explicit HalvingGroup(int size);
+  // The rank in the power-of-two group, or -1 for a rank folded away.
+  int new_rank(int rank) const;
+  int old_rank(int new_rank) const;
+  // The original ranks whose blocks new rank n ends with: [first, first + count).
+  int first_block(int new_rank) const { return new_rank < rem ? 2 * new_rank : new_rank + rem; }
+  int block_count(int new_rank) const { return new_rank < rem ? 2 : 1; }
+};
+// Where the original blocks of new ranks [lo, hi) lie in the vector (contiguous).
+Block halving_span(const HalvingGroup& g, std::span<const Block> blocks, int lo, int hi);
+StepId append_halving_reduce_scatter(Schedule& s, const CollArgs& args,
+                                     std::span<const Block> blocks, BufRef acc, StepId after);
+// The inverse (allgather_recursive_doubling.cpp): recursive doubling allgather among the
+// power-of-two group, new rank n starting with the blocks it stands for, then each folded rank
+// gets the whole vector from its partner.
+StepId append_doubling_allgather(Schedule& s, const CollArgs& args, std::span<const Block> blocks,
+                                 BufRef acc, StepId after);
+
+}  // namespace weft::coll

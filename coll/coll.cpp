@@ -1,0 +1,126 @@
+// Running collective calls: blocking, nonblocking and persistent, all through CollOp.
+#include "coll/coll.hpp"
+
+#include <cstring>
+
+#include "coll/coll_op.hpp"
+#include "pt2pt/match_bits.hpp"
+#include "pt2pt/pt2pt.hpp"
+#include "runtime/world.hpp"
+
+namespace weft::coll {
+
+int CommChannel::tag(int lane) const {
+  return int(((seq_ << kLaneBits) | uint32_t(lane)) & match_bits::kTagMask);
+}
+
+Status CommChannel::start_send(int peer, int lane, const void* buf, size_t bytes, Completion* c) {
+  return pt2pt::start_coll_send(*comm_, buf, bytes, peer, tag(lane), c);
+}
+
+Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) {
+  return pt2pt::start_coll_recv(*comm_, buf, bytes, peer, tag(lane), c);
+}
+
+void CollOp::prepare(Comm& comm, const Algorithm& algorithm, CallSpec spec) {
+  spec_ = std::move(spec);
+  schedule_.clear();
+  algorithm.build(spec_.args, schedule_);
+  channel_.bind(&comm, comm.coll_seq++);
+  stage_.resize(spec_.stage_recv_bytes);
+}
+
+void CollOp::start() {
+  finished_ = false;
+  Binding binding = spec_.binding;
+  if (!stage_.empty()) {
+    std::memcpy(stage_.data(), binding.recv, stage_.size());
+    binding.send = stage_.data();
+  }
+  const Reduction* reduction = spec_.reduction.elem_size > 0 ? &spec_.reduction : nullptr;
+  executor_.start(schedule_, reduction, binding, &channel_);
+  if (executor_.done()) finish();
+}
+
+unsigned CollOp::advance() {
+  if (finished_) return 0;
+  const unsigned n = executor_.advance();
+  if (executor_.done()) finish();
+  return n;
+}
+
+void CollOp::finish() {
+  finished_ = true;
+  if (report_ != nullptr) {
+    report_->error_class = executor_.status().error_class;
+    report_->done = true;
+  }
+}
+
+Status CollOp::restart() {
+  start();
+  if (!finished_) world().progress.activate(this);
+  return Status::success();
+}
+
+namespace {
+
+void complete_args(const Comm& comm, CallSpec& spec) {
+  spec.args.rank = comm.rank;
+  spec.args.size = comm.size;
+  spec.args.segment_bytes = world().selector.model().segment_bytes;
+}
+
+// A pooled request owning a prepared (not started) CollOp.
+Request* new_request(Comm& comm, CallSpec& spec, bool persistent) {
+  complete_args(comm, spec);
+  const Algorithm* algorithm = world().selector.choose(spec.args);
+  auto* op = new CollOp;
+  op->prepare(comm, *algorithm, std::move(spec));
+  Request* r = world().requests.acquire();
+  r->kind = WeftRequestKind::kActivity;
+  r->comm = comm.handle;
+  r->activity = op;
+  r->persistent = persistent;
+  op->report_to(&r->completion);
+  return r;
+}
+
+}  // namespace
+
+const Algorithm* choose(const Comm& comm, CallSpec& spec) {
+  complete_args(comm, spec);
+  return world().selector.choose(spec.args);
+}
+
+Status run_blocking(Comm& comm, CallSpec spec) {
+  // One operation object serves every blocking call, so its buffers are reused.
+  static CollOp op;
+  const Algorithm* algorithm = choose(comm, spec);
+  op.prepare(comm, *algorithm, std::move(spec));
+  op.start();
+  if (!op.finished()) {
+    World& w = world();
+    w.progress.activate(&op);
+    w.progress.wait_until([] { return op.finished(); });
+  }
+  return op.outcome();
+}
+
+Status start_nonblocking(Comm& comm, CallSpec spec, Request** out) {
+  Request* r = new_request(comm, spec, false);
+  static_cast<CollOp*>(r->activity)->start();
+  if (!r->activity->finished()) world().progress.activate(r->activity);
+  *out = r;
+  return Status::success();
+}
+
+Status init_persistent(Comm& comm, CallSpec spec, Request** out) {
+  Request* r = new_request(comm, spec, true);
+  r->active = false;
+  r->completion.done = true;  // inactive until MPI_Start
+  *out = r;
+  return Status::success();
+}
+
+}  // namespace weft::coll

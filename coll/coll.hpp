@@ -1,0 +1,30 @@
+// The collective front: one call, described by its CollArgs and buffers, is run blocking,
+// started nonblocking, or prepared as a persistent request. Selection, schedule building and
+// execution happen here; argument checking happens before, in runtime/c_api/.
+#pragma once
+#include "coll/algorithm.hpp"
+#include "coll/executor.hpp"
+#include "runtime/comm.hpp"
+#include "runtime/op.hpp"
+#include "runtime/request.hpp"
+
+namespace weft::coll {
+
+struct CallSpec {
+  CollArgs args;       // rank, size and segment_bytes are filled in from the communicator
+  Binding binding;
+  Reduction reduction;  // reductions only
+  // In-place all-to-all: at every start, copy this many bytes of the output aside and send
+  // from the copy.
+  size_t stage_recv_bytes = 0;
+};
+
+Status run_blocking(Comm& comm, CallSpec spec);
+// *out becomes a request for the running collective.
+Status start_nonblocking(Comm& comm, CallSpec spec, Request** out);
+// *out becomes an inactive persistent request; MPI_Start runs it.
+Status init_persistent(Comm& comm, CallSpec spec, Request** out);
+// The algorithm a call would use (weft_info and tests).
+const Algorithm* choose(const Comm& comm, CallSpec& spec);
+
+}  // namespace weft::coll

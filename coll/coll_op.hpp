@@ -1,0 +1,53 @@
+// One collective call in flight: its schedule, the executor running it, and the channel that
+// tags its messages with the call's sequence number on the communicator's collective context.
+#pragma once
+#include <vector>
+
+#include "coll/coll.hpp"
+#include "runtime/activity.hpp"
+
+namespace weft::coll {
+
+// Messages of call `seq` on lane l carry tag (seq << kLaneBits | l), modulo the tag space.
+class CommChannel final : public Channel {
+ public:
+  void bind(const Comm* comm, uint32_t seq) {
+    comm_ = comm;
+    seq_ = seq;
+  }
+  Status start_send(int peer, int lane, const void* buf, size_t bytes, Completion* c) override;
+  Status start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) override;
+
+ private:
+  int tag(int lane) const;
+  const Comm* comm_ = nullptr;
+  uint32_t seq_ = 0;
+};
+
+class CollOp final : public Activity {
+ public:
+  // Chooses the algorithm, builds the schedule and takes the call's sequence number.
+  void prepare(Comm& comm, const Algorithm& algorithm, CallSpec spec);
+  // Where to report completion (a request's Completion), or nullptr.
+  void report_to(Completion* c) { report_ = c; }
+  // Begins a run; finished() may already hold when it returns.
+  void start();
+
+  unsigned advance() override;
+  bool finished() const override { return finished_; }
+  Status outcome() const override { return executor_.status(); }
+  Status restart() override;
+
+ private:
+  void finish();
+
+  CallSpec spec_;
+  Schedule schedule_;
+  Executor executor_;
+  CommChannel channel_;
+  std::vector<unsigned char> stage_;
+  Completion* report_ = nullptr;
+  bool finished_ = true;
+};
+
+}  // namespace weft::coll

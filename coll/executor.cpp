@@ -1,0 +1,178 @@
+// Schedule execution: dependency counting, per-peer message order, completion reaping.
+#include "coll/executor.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "mpi.h"
+
+namespace weft::coll {
+
+void Executor::start(const Schedule& schedule, const Reduction* reduction, Binding binding,
+                     Channel* channel) {
+  schedule_ = &schedule;
+  reduction_ = reduction;
+  binding_ = binding;
+  channel_ = channel;
+  status_ = Status::success();
+  completed_ = 0;
+  total_ = schedule.size();
+  if (schedule.scratch_bytes() > scratch_capacity_) {
+    const size_t bytes = (schedule.scratch_bytes() + 63) / 64 * 64;
+    scratch_.reset(static_cast<unsigned char*>(std::aligned_alloc(64, bytes)));
+    scratch_capacity_ = scratch_.get() != nullptr ? bytes : 0;
+    if (scratch_.get() == nullptr) {
+      // Nothing can run without its scratch memory; report it rather than touch a null buffer.
+      fail(Status::error(MPI_ERR_NO_MEM, "cannot allocate " +
+                                             std::to_string(schedule.scratch_bytes()) +
+                                             " bytes of collective scratch memory"));
+      completed_ = total_;
+      return;
+    }
+  }
+  plan();
+  for (StepId id = 0; id < total_; ++id)
+    if (pending_[id] == 0) ready_.push_back(id);
+  advance();
+}
+
+// Dependents in CSR form, and the per-peer order links that keep message order.
+void Executor::plan() {
+  const Schedule& s = *schedule_;
+  pending_.assign(total_, 0);
+  dependents_at_.assign(total_ + 1, 0);
+  order_next_.assign(total_, kNoStep);
+  completions_.assign(total_, Completion{});
+  ready_.clear();
+  ready_head_ = 0;
+  in_flight_.clear();
+
+  int max_peer = -1;
+  for (StepId id = 0; id < total_; ++id) {
+    const Step& step = s.step(id);
+    for (StepId d : s.deps_of(step)) ++dependents_at_[d + 1];
+    pending_[id] = step.dep_end - step.dep_begin;
+    if (step.peer > max_peer) max_peer = step.peer;
+  }
+  for (size_t i = 0; i < total_; ++i) dependents_at_[i + 1] += dependents_at_[i];
+  dependents_.resize(dependents_at_[total_]);
+  std::vector<uint32_t> fill(dependents_at_.begin(), dependents_at_.end() - 1);
+  for (StepId id = 0; id < total_; ++id)
+    for (StepId d : s.deps_of(s.step(id))) dependents_[fill[d]++] = id;
+
+  std::vector<StepId> last_send(size_t(max_peer + 1) * kLanes, kNoStep), last_recv(last_send);
+  for (StepId id = 0; id < total_; ++id) {
+    const Step& step = s.step(id);
+    if (step.kind != StepKind::kSend && step.kind != StepKind::kRecv) continue;
+    const size_t stream = size_t(step.peer) * kLanes + step.lane;
+    StepId& last = (step.kind == StepKind::kSend ? last_send : last_recv)[stream];
+    if (last != kNoStep) {
+      order_next_[last] = id;
+      ++pending_[id];
+    }
+    last = id;
+  }
+}
+
+unsigned char* Executor::address(BufRef ref) const {
+  uintptr_t base = 0;
+  switch (ref.buf) {
+    case Buf::kSend: base = reinterpret_cast<uintptr_t>(binding_.send); break;
+    case Buf::kRecv: base = reinterpret_cast<uintptr_t>(binding_.recv); break;
+    case Buf::kScratch: base = reinterpret_cast<uintptr_t>(scratch_.get()); break;
+  }
+  return reinterpret_cast<unsigned char*>(base + ref.offset);
+}
+
+void Executor::fail(Status s) {
+  if (status_.ok()) status_ = std::move(s);
+}
+
+void Executor::release(StepId id) {
+  if (--pending_[id] == 0) ready_.push_back(id);
+}
+
+void Executor::start_step(StepId id) {
+  const Step& step = schedule_->step(id);
+  switch (step.kind) {
+    case StepKind::kSend:
+    case StepKind::kRecv: {
+      Completion* c = &completions_[id];
+      Status s = step.kind == StepKind::kSend
+                     ? channel_->start_send(step.peer, step.lane, address(step.src), step.bytes, c)
+                     : channel_->start_recv(step.peer, step.lane, address(step.dst), step.bytes, c);
+      if (order_next_[id] != kNoStep) release(order_next_[id]);
+      if (!s.ok()) {
+        fail(std::move(s));
+        complete_step(id);
+      } else {
+        in_flight_.push_back(id);
+      }
+      return;
+    }
+    case StepKind::kReduce:
+      reduction_->apply(address(step.src), address(step.dst), step.bytes / reduction_->elem_size);
+      break;
+    case StepKind::kCopy: {
+      unsigned char* src = address(step.src);
+      unsigned char* dst = address(step.dst);
+      if (src != dst && step.bytes > 0) std::memmove(dst, src, step.bytes);
+      break;
+    }
+    case StepKind::kJoin:
+      break;
+  }
+  complete_step(id);
+}
+
+void Executor::complete_step(StepId id) {
+  ++completed_;
+  for (uint32_t i = dependents_at_[id]; i < dependents_at_[id + 1]; ++i) release(dependents_[i]);
+}
+
+void Executor::check_received(const Step& step, const Completion& c) {
+  if (c.error_class == MPI_ERR_TRUNCATE || (c.error_class == 0 && c.bytes != step.bytes)) {
+    fail(Status::error(MPI_ERR_TRUNCATE,
+                       "rank " + std::to_string(step.peer) + " sent " +
+                           (c.error_class == 0 ? std::to_string(c.bytes) : "more") +
+                           " bytes where " + std::to_string(step.bytes) +
+                           " were expected (do the counts and datatypes agree on every rank?)"));
+  } else if (c.error_class != 0) {
+    fail(Status::error(c.error_class, "receive from rank " + std::to_string(step.peer) +
+                                          " failed in the transport"));
+  }
+}
+
+unsigned Executor::advance() {
+  const size_t before = completed_;
+  for (bool again = true; again;) {
+    // First come, first started: builders add a round's receives before its sends.
+    while (ready_head_ < ready_.size()) start_step(ready_[ready_head_++]);
+    ready_.clear();
+    ready_head_ = 0;
+    again = false;
+    for (size_t i = 0; i < in_flight_.size();) {
+      const StepId id = in_flight_[i];
+      const Completion& c = completions_[id];
+      if (!c.done) {
+        ++i;
+        continue;
+      }
+      const Step& step = schedule_->step(id);
+      if (step.kind == StepKind::kRecv) {
+        check_received(step, c);
+      } else if (c.error_class != 0) {
+        fail(Status::error(c.error_class, "send to rank " + std::to_string(step.peer) +
+                                              " failed in the transport"));
+      }
+      in_flight_[i] = in_flight_.back();
+      in_flight_.pop_back();
+      complete_step(id);
+      again = true;
+    }
+  }
+  return unsigned(completed_ - before);
+}
+
+}  // namespace weft::coll

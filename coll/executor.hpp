@@ -1,0 +1,72 @@
+// Runs one rank's schedule without blocking: starts every step whose dependencies are complete
+// (sends and receives through a Channel, reductions and copies at once), reaps finished
+// messages, and keeps each peer's sends and receives in step order (coll/schedule.hpp).
+// Blocking, nonblocking and persistent collectives all run through this; so does the unit-test
+// simulator, with an in-memory Channel. Threading: one thread at a time, like the transport.
+#pragma once
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "coll/schedule.hpp"
+#include "pt2pt/transport.hpp"
+#include "runtime/op.hpp"
+#include "runtime/status.hpp"
+
+namespace weft::coll {
+
+// Where the executor's messages go: the communicator's collective context in the library,
+// an in-memory matcher in the tests. Completions stay valid until they report done.
+class Channel {
+ public:
+  virtual ~Channel() = default;
+  virtual Status start_send(int peer, int lane, const void* buf, size_t bytes, Completion* c) = 0;
+  virtual Status start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) = 0;
+};
+
+// The user's buffers behind Buf::kSend and Buf::kRecv.
+struct Binding {
+  const void* send = nullptr;
+  void* recv = nullptr;
+};
+
+class Executor {
+ public:
+  // Begins running `schedule` (which must outlive the run) and starts what is ready at once.
+  // `reduction` may be null when the schedule has no reduce step.
+  void start(const Schedule& schedule, const Reduction* reduction, Binding binding,
+             Channel* channel);
+  // Starts ready steps and reaps finished messages; returns how many steps completed.
+  unsigned advance();
+  bool done() const { return completed_ == total_; }
+  // The first error met (the run continues to the end so that no peer waits forever).
+  const Status& status() const { return status_; }
+
+ private:
+  void plan();
+  void start_step(StepId id);
+  void complete_step(StepId id);
+  void release(StepId id);  // one of `id`'s prerequisites is met
+  void check_received(const Step& step, const Completion& c);
+  void fail(Status s);
+  unsigned char* address(BufRef ref) const;
+
+  const Schedule* schedule_ = nullptr;
+  const Reduction* reduction_ = nullptr;
+  Binding binding_;
+  Channel* channel_ = nullptr;
+  std::unique_ptr<unsigned char, decltype(&std::free)> scratch_{nullptr, &std::free};
+  size_t scratch_capacity_ = 0;
+
+  std::vector<uint32_t> pending_;         // unmet prerequisites per step
+  std::vector<uint32_t> dependents_at_;   // CSR: dependents of step i are
+  std::vector<StepId> dependents_;        //   dependents_[dependents_at_[i] .. [i+1])
+  std::vector<StepId> order_next_;        // the next send to / receive from the same peer and lane
+  std::vector<Completion> completions_;   // one per step (used by sends and receives)
+  std::vector<StepId> ready_, in_flight_;  // ready_ is a queue: ready_[ready_head_..]
+  size_t ready_head_ = 0;
+  size_t completed_ = 0, total_ = 0;
+  Status status_;
+};
+
+}  // namespace weft::coll

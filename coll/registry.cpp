@@ -1,0 +1,79 @@
+// The algorithm registry: which algorithms exist for each collective (see coll/algorithms/).
+#include "coll/registry.hpp"
+
+#include <string>
+
+#include "coll/algorithms/all.hpp"
+
+namespace weft::coll {
+namespace {
+
+constexpr const char* kNames[kNumCollKinds] = {
+    "barrier", "bcast",          "reduce",   "allreduce", "gather", "scatter",
+    "allgather", "reduce_scatter", "alltoall", "scan",      "exscan"};
+
+// Linear reference forms last: on a tie the model prefers the structured algorithm.
+const Algorithm* const kBarrier[] = {&kBarrierDissemination, &kBarrierLinear};
+const Algorithm* const kBcast[] = {&kBcastBinomial, &kBcastScatterAllgather, &kBcastPipeline,
+                                   &kBcastLinear};
+const Algorithm* const kReduce[] = {&kReduceBinomial, &kReduceRabenseifner, &kReduceLinear};
+const Algorithm* const kAllreduce[] = {&kAllreduceRecursiveDoubling, &kAllreduceRabenseifner,
+                                       &kAllreduceRing, &kAllreduceReduceBcast,
+                                       &kAllreduceLinear};
+const Algorithm* const kGather[] = {&kGatherBinomial, &kGatherLinear};
+const Algorithm* const kScatter[] = {&kScatterBinomial, &kScatterLinear};
+const Algorithm* const kAllgather[] = {&kAllgatherRecursiveDoubling, &kAllgatherBruck,
+                                       &kAllgatherRing, &kAllgatherLinear};
+const Algorithm* const kReduceScatter[] = {&kReduceScatterHalving, &kReduceScatterRing,
+                                           &kReduceScatterPairwise, &kReduceScatterLinear};
+const Algorithm* const kAlltoall[] = {&kAlltoallBruck, &kAlltoallPairwise, &kAlltoallLinear};
+const Algorithm* const kScan[] = {&kScanRecursiveDoubling, &kScanLinear};
+const Algorithm* const kExscan[] = {&kExscanRecursiveDoubling, &kExscanLinear};
+
+}  // namespace
+
+const char* coll_name(CollKind kind) { return kNames[int(kind)]; }
+
+std::span<const Algorithm* const> algorithms_for(CollKind kind) {
+  switch (kind) {
+    case CollKind::kBarrier: return kBarrier;
+    case CollKind::kBcast: return kBcast;
+    case CollKind::kReduce: return kReduce;
+    case CollKind::kAllreduce: return kAllreduce;
+    case CollKind::kGather: return kGather;
+    case CollKind::kScatter: return kScatter;
+    case CollKind::kAllgather: return kAllgather;
+    case CollKind::kReduceScatter: return kReduceScatter;
+    case CollKind::kAlltoall: return kAlltoall;
+    case CollKind::kScan: return kScan;
+    case CollKind::kExscan: return kExscan;
+  }
+  return {};
+}
+
+const Algorithm* find_algorithm(CollKind kind, std::string_view name) {
+  for (const Algorithm* a : algorithms_for(kind))
+    if (name == a->name) return a;
+  return nullptr;
+}
+
+bool find_coll_kind(std::string_view name, CollKind* out) {
+  for (int k = 0; k < kNumCollKinds; ++k) {
+    if (name == kNames[k]) {
+      *out = CollKind(k);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string algorithm_names(CollKind kind) {
+  std::string names;
+  for (const Algorithm* a : algorithms_for(kind)) {
+    if (!names.empty()) names += ", ";
+    names += a->name;
+  }
+  return names;
+}
+
+}  // namespace weft::coll

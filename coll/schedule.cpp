@@ -1,0 +1,47 @@
+// Schedule construction.
+#include "coll/schedule.hpp"
+
+namespace weft::coll {
+
+void Schedule::clear() {
+  steps_.clear();
+  deps_.clear();
+  scratch_bytes_ = 0;
+  lane_ = 0;
+  floor_ = kNoStep;
+}
+
+StepId Schedule::add(Step s, std::span<const StepId> deps) {
+  s.dep_begin = uint32_t(deps_.size());
+  for (StepId d : deps)
+    if (d != kNoStep) deps_.push_back(d);
+  if (floor_ != kNoStep) deps_.push_back(floor_);
+  s.dep_end = uint32_t(deps_.size());
+  steps_.push_back(s);
+  return StepId(steps_.size() - 1);
+}
+
+StepId Schedule::join(std::span<const StepId> deps) { return add({}, deps); }
+
+StepId Schedule::join_all() {
+  const StepId n = StepId(steps_.size());
+  const StepId id = add({}, {});
+  for (StepId d = 0; d < n; ++d) deps_.push_back(d);
+  steps_[id].dep_end = uint32_t(deps_.size());
+  return id;
+}
+
+void Schedule::also_after(StepId dep) {
+  if (dep == kNoStep || steps_.empty()) return;
+  deps_.push_back(dep);
+  steps_.back().dep_end = uint32_t(deps_.size());
+}
+
+BufRef Schedule::scratch(size_t bytes) {
+  constexpr size_t kAlign = 64;
+  const size_t offset = (scratch_bytes_ + kAlign - 1) / kAlign * kAlign;
+  scratch_bytes_ = offset + bytes;
+  return BufRef{Buf::kScratch, offset};
+}
+
+}  // namespace weft::coll

@@ -1,0 +1,107 @@
+// A collective schedule: the steps one rank performs (send, receive, reduce, copy) and the
+// dependencies between them. Algorithms build schedules (coll/algorithms/); the executor runs
+// them blocking, nonblocking or persistent; the unit tests simulate them for every size.
+//
+// Message matching rule: messages travel on lanes (0..kLanes-1). Between two ranks, the k-th send
+// from A to B on lane l in A's schedule meets the k-th receive from A on lane l in B's schedule.
+// The executor keeps that order (it starts the sends to one peer on one lane, and posts the
+// receives, in step order), so builders add a pair's messages in the same order on both sides
+// and need no tags of their own. Lanes let independent pipeline segments overtake each other.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <vector>
+
+namespace weft::coll {
+
+// The buffers a schedule refers to; the executor binds them to addresses when it starts.
+enum class Buf : uint8_t { kSend, kRecv, kScratch };
+
+struct BufRef {
+  Buf buf = Buf::kRecv;
+  size_t offset = 0;
+  BufRef at(size_t more) const { return BufRef{buf, offset + more}; }
+};
+
+inline BufRef send_buf(size_t offset = 0) { return {Buf::kSend, offset}; }
+inline BufRef recv_buf(size_t offset = 0) { return {Buf::kRecv, offset}; }
+
+enum class StepKind : uint8_t { kSend, kRecv, kReduce, kCopy, kJoin };
+
+inline constexpr int kLaneBits = 3;
+inline constexpr int kLanes = 1 << kLaneBits;
+
+using StepId = uint32_t;
+inline constexpr StepId kNoStep = UINT32_MAX;  // "no dependency": ignored where deps are given
+
+struct Step {
+  StepKind kind = StepKind::kJoin;
+  uint8_t lane = 0;  // kSend/kRecv: the ordered stream the message travels on
+  int peer = -1;     // kSend/kRecv: rank in the communicator
+  BufRef src, dst;   // send: src; recv: dst; reduce: dst = src op dst; copy: src -> dst
+  size_t bytes = 0;  // bytes moved (reduce: bytes of elements combined)
+  uint32_t dep_begin = 0, dep_end = 0;  // this step's dependencies in Schedule::deps()
+};
+
+class Schedule {
+ public:
+  using Deps = std::initializer_list<StepId>;
+
+  // Empties the schedule, keeping its storage (schedules are rebuilt per call).
+  void clear();
+
+  // Messages added from now on travel on `lane` (0 until changed; taken modulo kLanes).
+  void set_lane(int lane) { lane_ = uint8_t(lane % kLanes); }
+
+  StepId send(int peer, BufRef src, size_t bytes, Deps deps = {}) {
+    return add({StepKind::kSend, lane_, peer, src, {}, bytes}, list(deps));
+  }
+  StepId recv(int peer, BufRef dst, size_t bytes, Deps deps = {}) {
+    return add({StepKind::kRecv, lane_, peer, {}, dst, bytes}, list(deps));
+  }
+  // dst = src op dst elementwise over `bytes`; `src` holds the lower ranks' contribution.
+  StepId reduce(BufRef src, BufRef dst, size_t bytes, Deps deps = {}) {
+    return add({StepKind::kReduce, 0, -1, src, dst, bytes}, list(deps));
+  }
+  StepId copy(BufRef src, BufRef dst, size_t bytes, Deps deps = {}) {
+    return add({StepKind::kCopy, 0, -1, src, dst, bytes}, list(deps));
+  }
+  // A step that does nothing but complete once its dependencies have: joins several steps
+  // into one dependency.
+  StepId join(Deps deps) { return add({}, list(deps)); }
+  StepId join(std::span<const StepId> deps);
+  // All steps added so far, as one dependency (the seam when composing two algorithms).
+  StepId join_all();
+
+  // Reserves `bytes` of scratch memory (64-byte aligned); returns a reference to it.
+  BufRef scratch(size_t bytes);
+
+  // Every step added from now on also depends on `floor` (kNoStep: none); this is how a
+  // composed algorithm runs a second whole algorithm after a first.
+  void set_floor(StepId floor) { floor_ = floor; }
+
+  // Adds `dep` to the dependencies of the most recently added step (for loops that gather a
+  // variable number of dependencies).
+  void also_after(StepId dep);
+
+  size_t size() const { return steps_.size(); }
+  const Step& step(StepId id) const { return steps_[id]; }
+  const std::vector<Step>& steps() const { return steps_; }
+  std::span<const StepId> deps_of(const Step& s) const {
+    return {deps_.data() + s.dep_begin, deps_.data() + s.dep_end};
+  }
+  size_t scratch_bytes() const { return scratch_bytes_; }
+
+ private:
+  static std::span<const StepId> list(Deps deps) { return {deps.begin(), deps.size()}; }
+  StepId add(Step s, std::span<const StepId> deps);
+  std::vector<Step> steps_;
+  std::vector<StepId> deps_;
+  size_t scratch_bytes_ = 0;
+  uint8_t lane_ = 0;
+  StepId floor_ = kNoStep;
+};
+
+}  // namespace weft::coll

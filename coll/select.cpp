@@ -1,0 +1,55 @@
+// Selection by the cost model.
+#include "coll/select.hpp"
+
+#include "coll/registry.hpp"
+#include "mpi.h"
+
+namespace weft::coll {
+
+double predict_seconds(const Cost& c, const CostModel& m) {
+  return c.rounds * m.alpha_us * 1e-6 + c.bytes * m.beta_ns_per_byte * 1e-9 +
+         c.reduced * m.gamma_ns_per_byte * 1e-9;
+}
+
+Status Selector::force(CollKind kind, const std::string& name) {
+  if (name.empty() || name == "auto") {
+    forced_[int(kind)] = nullptr;
+    return Status::success();
+  }
+  const Algorithm* a = find_algorithm(kind, name);
+  if (a == nullptr) {
+    return Status::error(MPI_ERR_ARG, "'" + name + "' is not a " + coll_name(kind) +
+                                          " algorithm (choose from: " + algorithm_names(kind) +
+                                          ", auto)");
+  }
+  forced_[int(kind)] = a;
+  return Status::success();
+}
+
+std::vector<Candidate> Selector::candidates(const CollArgs& args) const {
+  std::vector<Candidate> out;
+  for (const Algorithm* a : algorithms_for(args.kind)) {
+    Candidate c{a, a->accepts == nullptr || a->accepts(args), 0};
+    if (c.accepts) c.seconds = predict_seconds(a->cost(args), model_);
+    out.push_back(c);
+  }
+  return out;
+}
+
+const Algorithm* Selector::choose(const CollArgs& args) const {
+  const Algorithm* f = forced_[int(args.kind)];
+  if (f != nullptr && (f->accepts == nullptr || f->accepts(args))) return f;
+  const Algorithm* best = nullptr;
+  double best_seconds = 0;
+  for (const Algorithm* a : algorithms_for(args.kind)) {
+    if (a->accepts != nullptr && !a->accepts(args)) continue;
+    const double t = predict_seconds(a->cost(args), model_);
+    if (best == nullptr || t < best_seconds) {
+      best = a;
+      best_seconds = t;
+    }
+  }
+  return best;
+}
+
+}  // namespace weft::coll

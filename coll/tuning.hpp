@@ -1,0 +1,33 @@
+// The α-β-γ cost model's parameters and the tuning file weft_tune writes and Weft reads at
+// start-up (built-in defaults otherwise). Format: one "name value" per line, '#' comments:
+//   alpha_us 0.45                latency of one message, microseconds
+//   alpha_oversubscribed_us 5    the same when ranks outnumber cores (a context switch each)
+//   beta_ns_per_byte 0.07        time per byte moved, nanoseconds
+//   gamma_ns_per_byte 0.05       time per byte reduced, nanoseconds
+//   segment_bytes 131072         pipelining unit of segmented algorithms
+#pragma once
+#include <string>
+
+#include "runtime/status.hpp"
+
+namespace weft::coll {
+
+struct CostModel {
+  double alpha_us = 1.0;
+  double alpha_oversubscribed_us = 5.0;
+  double beta_ns_per_byte = 0.1;
+  double gamma_ns_per_byte = 0.1;
+  size_t segment_bytes = 128 * 1024;
+};
+
+// Reads a tuning file into `model` (keys not in the file keep their values). Fails with
+// MPI_ERR_OTHER naming the file and line on an unknown key or a bad number.
+Status load_tuning(const std::string& path, CostModel* model);
+// Parses tuning text (the file's contents); `origin` names it in messages.
+Status parse_tuning(const std::string& text, const std::string& origin, CostModel* model);
+std::string format_tuning(const CostModel& model);
+
+// The model a job uses: α becomes alpha_oversubscribed_us when ranks outnumber cores.
+CostModel effective_model(CostModel model, bool oversubscribed);
+
+}  // namespace weft::coll

@@ -1,0 +1,53 @@
+// Reduction operations: MPI_Op_create, MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local.
+#include "runtime/c_api/coll_call.hpp"
+
+using weft::Status;
+using weft::world;
+namespace capi = weft::capi;
+
+extern "C" {
+
+int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  constexpr const char* fn = "MPI_Op_create";
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(MPI_COMM_WORLD, fn,
+             capi::check_not_null(reinterpret_cast<const void*>(user_fn), "user_fn"));
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(op, "op"));
+  *op = world().ops.create(user_fn, commute != 0);
+  return MPI_SUCCESS;
+}
+
+int MPI_Op_free(MPI_Op* op) {
+  constexpr const char* fn = "MPI_Op_free";
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(op, "op"));
+  return capi::report(MPI_COMM_WORLD, fn, world().ops.free(op));
+}
+
+int MPI_Op_commutative(MPI_Op op, int* commute) {
+  constexpr const char* fn = "MPI_Op_commutative";
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(commute, "commute"));
+  bool commutative = true;
+  WEFT_CHECK(MPI_COMM_WORLD, fn, world().ops.commutative(op, "op", &commutative));
+  *commute = commutative ? 1 : 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op) {
+  constexpr const char* fn = "MPI_Reduce_local";
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_count(count, "count"));
+  size_t elem = 1;
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::element_size(datatype, "datatype", &elem));
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_coll_buffer(inbuf, size_t(count), "inbuf", false));
+  WEFT_CHECK(MPI_COMM_WORLD, fn,
+             capi::check_coll_buffer(inoutbuf, size_t(count), "inoutbuf", false));
+  weft::Reduction r;
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::bind_op(op, datatype, elem, &r));
+  r.apply(inbuf, inoutbuf, size_t(count));
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,108 @@
+// The MPI_Op table: predefined operations and user operations, and binding an op to a datatype.
+#include "runtime/op.hpp"
+
+#include <climits>
+
+#include "runtime/datatype.hpp"
+
+namespace weft {
+namespace {
+
+constexpr const char* kPredefinedNames[] = {
+    "MPI_OP_NULL", "MPI_MAX",  "MPI_MIN", "MPI_SUM",  "MPI_PROD",   "MPI_LAND",    "MPI_BAND",
+    "MPI_LOR",     "MPI_BOR",  "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE",
+    "MPI_NO_OP"};
+constexpr MPI_Op kLastPredefined = MPI_NO_OP;
+
+bool is_predefined(MPI_Op op) { return op > MPI_OP_NULL && op <= kLastPredefined; }
+
+Status bad_op(MPI_Op op, const char* arg) {
+  return Status::error(MPI_ERR_OP, std::string("invalid operation ") + arg + "=" +
+                                       (op == MPI_OP_NULL ? "MPI_OP_NULL" : std::to_string(op)));
+}
+
+}  // namespace
+
+void Reduction::apply(const void* in, void* inout, size_t n) const {
+  if (kernel != nullptr) {
+    kernel(in, inout, n);
+    return;
+  }
+  // A user function takes an int count: hand it at most INT_MAX elements at a time.
+  auto* a = static_cast<unsigned char*>(const_cast<void*>(in));
+  auto* b = static_cast<unsigned char*>(inout);
+  MPI_Datatype type = datatype;
+  while (n > 0) {
+    int len = n > size_t(INT_MAX) ? INT_MAX : int(n);
+    user(a, b, &len, &type);
+    a += size_t(len) * elem_size;
+    b += size_t(len) * elem_size;
+    n -= size_t(len);
+  }
+}
+
+std::string op_name(MPI_Op op) {
+  if (op >= 0 && op <= kLastPredefined) return kPredefinedNames[op];
+  return "user op " + std::to_string(op);
+}
+
+MPI_Op OpTable::create(MPI_User_function* fn, bool commutative) {
+  for (size_t i = 0; i < user_.size(); ++i) {
+    if (!user_[i].live) {
+      user_[i] = UserOp{fn, commutative, true};
+      return kFirstUserOp + MPI_Op(i);
+    }
+  }
+  user_.push_back(UserOp{fn, commutative, true});
+  return kFirstUserOp + MPI_Op(user_.size() - 1);
+}
+
+const OpTable::UserOp* OpTable::find_user(MPI_Op op) const {
+  if (op < kFirstUserOp || size_t(op - kFirstUserOp) >= user_.size()) return nullptr;
+  const UserOp& u = user_[size_t(op - kFirstUserOp)];
+  return u.live ? &u : nullptr;
+}
+
+Status OpTable::free(MPI_Op* op) {
+  if (is_predefined(*op)) {
+    return Status::error(MPI_ERR_OP, "cannot free the predefined operation " + op_name(*op));
+  }
+  if (find_user(*op) == nullptr) return bad_op(*op, "op");
+  user_[size_t(*op - kFirstUserOp)].live = false;
+  *op = MPI_OP_NULL;
+  return Status::success();
+}
+
+Status OpTable::commutative(MPI_Op op, const char* arg, bool* out) const {
+  if (is_predefined(op)) {
+    // f(a, b) = b and f(a, b) = a depend on the order of the operands.
+    *out = op != MPI_REPLACE && op != MPI_NO_OP;
+    return Status::success();
+  }
+  const UserOp* u = find_user(op);
+  if (u == nullptr) return bad_op(op, arg);
+  *out = u->commutative;
+  return Status::success();
+}
+
+Status OpTable::bind(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* out) const {
+  Reduction r;
+  r.datatype = type;
+  r.elem_size = elem_size;
+  WEFT_TRY(commutative(op, "op", &r.commutative));
+  if (is_predefined(op)) {
+    r.kernel = predefined_kernel(op, type, elem_size);
+    if (r.kernel == nullptr) {
+      const DatatypeInfo* info = nullptr;
+      const std::string type_name =
+          lookup_datatype(type, "datatype", &info).ok() ? info->name : std::to_string(type);
+      return Status::error(MPI_ERR_OP, op_name(op) + " is not defined for datatype " + type_name);
+    }
+  } else {
+    r.user = find_user(op)->fn;
+  }
+  *out = r;
+  return Status::success();
+}
+
+}  // namespace weft

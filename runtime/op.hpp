@@ -1,0 +1,56 @@
+// Reduction operations: the predefined MPI_Op table, user operations (MPI_Op_create) and the
+// Reduction a collective applies: inout[i] = in[i] op inout[i], `in` holding the lower ranks.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "mpi.h"
+#include "runtime/status.hpp"
+
+namespace weft {
+
+// A predefined kernel: inout[i] = in[i] op inout[i] for n elements.
+using ReduceKernel = void (*)(const void* in, void* inout, size_t n);
+
+// One reduction as a collective applies it: an operation bound to a datatype.
+struct Reduction {
+  ReduceKernel kernel = nullptr;         // predefined op on a predefined type, or
+  MPI_User_function* user = nullptr;     // a user function (called in chunks of INT_MAX)
+  MPI_Datatype datatype = MPI_DATATYPE_NULL;
+  size_t elem_size = 0;                  // bytes of one element as the collective moves it
+  bool commutative = true;
+
+  void apply(const void* in, void* inout, size_t n) const;
+};
+
+// The kernel for a predefined op on a predefined type of `type_size` bytes, or nullptr where
+// the standard does not define the op for the type (e.g. MPI_SUM on MPI_C_BOOL).
+ReduceKernel predefined_kernel(MPI_Op op, MPI_Datatype type, size_t type_size);
+// "MPI_SUM" for a predefined op, "user op 17" otherwise.
+std::string op_name(MPI_Op op);
+
+class OpTable {
+ public:
+  // Registers a user function; returns its handle.
+  MPI_Op create(MPI_User_function* fn, bool commutative);
+  Status free(MPI_Op* op);
+  // Fails with MPI_ERR_OP naming `arg` for MPI_OP_NULL, freed or unknown handles.
+  Status commutative(MPI_Op op, const char* arg, bool* out) const;
+  // Binds `op` to `type` (elements of `elem_size` bytes); MPI_ERR_OP if the op is not defined
+  // for that type.
+  Status bind(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* out) const;
+
+ private:
+  struct UserOp {
+    MPI_User_function* fn = nullptr;
+    bool commutative = true;
+    bool live = false;
+  };
+  const UserOp* find_user(MPI_Op op) const;
+  std::vector<UserOp> user_;  // handle = kFirstUserOp + index
+};
+
+inline constexpr MPI_Op kFirstUserOp = 64;
+
+}  // namespace weft
