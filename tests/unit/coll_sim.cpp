@@ -1,0 +1,177 @@
+// The schedule simulator: in-memory matching and a random completion order.
+#include "coll_sim.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include "mpi.h"
+
+namespace weft::test {
+namespace {
+
+struct Posted {
+  const void* send_buf = nullptr;
+  void* recv_buf = nullptr;
+  size_t bytes = 0;
+  Completion* c = nullptr;
+  std::vector<unsigned char> stash;  // eager sends: the data, copied when posted
+};
+
+struct Queue {  // posted in order, matched from `head`
+  std::vector<Posted> items;
+  size_t head = 0;
+  bool empty() const { return head == items.size(); }
+};
+
+// Stream (sender, receiver, lane) is number (sender * size + receiver) * lanes + lane.
+using Stream = size_t;
+
+struct Fabric {
+  int size = 1;
+  size_t lanes = 1;
+  std::vector<Queue> sends, recvs;
+  std::vector<Stream> ready;  // streams with both a send and a receive waiting
+  std::vector<size_t> ready_at;  // position in `ready`, or SIZE_MAX
+  std::mt19937_64 rng;
+  bool eager = false;
+
+  Fabric(int p, size_t lanes_used)
+      : size(p), lanes(lanes_used), sends(size_t(p) * size_t(p) * lanes), recvs(sends.size()),
+        ready_at(sends.size(), SIZE_MAX) {}
+  Stream stream(int from, int to, int lane) const {
+    return (size_t(from) * size_t(size) + size_t(to)) * lanes + size_t(lane);
+  }
+  std::string describe(Stream s) const {
+    const size_t pair = s / lanes;
+    return "rank " + std::to_string(pair / size_t(size)) + " to rank " +
+           std::to_string(pair % size_t(size)) + " on lane " + std::to_string(s % lanes);
+  }
+
+  void update(Stream s) {
+    const bool both = !sends[s].empty() && !recvs[s].empty();
+    if (both && ready_at[s] == SIZE_MAX) {
+      ready_at[s] = ready.size();
+      ready.push_back(s);
+    } else if (!both && ready_at[s] != SIZE_MAX) {
+      const size_t i = ready_at[s];
+      ready_at[s] = SIZE_MAX;
+      if (i + 1 != ready.size()) {
+        ready[i] = ready.back();
+        ready_at[ready[i]] = i;
+      }
+      ready.pop_back();
+    }
+  }
+};
+
+class SimChannel final : public coll::Channel {
+ public:
+  SimChannel(Fabric* f, int rank) : fabric_(f), rank_(rank) {}
+
+  Status start_send(int peer, int lane, const void* buf, size_t bytes, Completion* c) override {
+    Posted p;
+    p.send_buf = buf;
+    p.bytes = bytes;
+    p.c = c;
+    if (fabric_->eager && fabric_->rng() % 2 == 0) {
+      const auto* b = static_cast<const unsigned char*>(buf);
+      p.stash.assign(b, b + bytes);
+      p.send_buf = nullptr;
+      c->done = true;
+    }
+    const Stream s = fabric_->stream(rank_, peer, lane);
+    fabric_->sends[s].items.push_back(std::move(p));
+    fabric_->update(s);
+    return Status::success();
+  }
+
+  Status start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) override {
+    Posted p;
+    p.recv_buf = buf;
+    p.bytes = bytes;
+    p.c = c;
+    const Stream s = fabric_->stream(peer, rank_, lane);
+    fabric_->recvs[s].items.push_back(std::move(p));
+    fabric_->update(s);
+    return Status::success();
+  }
+
+ private:
+  Fabric* fabric_;
+  int rank_;
+};
+
+// Delivers the oldest send of `stream` into its oldest receive.
+std::string deliver(Fabric& f, Stream stream) {
+  Posted& send = f.sends[stream].items[f.sends[stream].head++];
+  Posted& recv = f.recvs[stream].items[f.recvs[stream].head++];
+  f.update(stream);
+  const void* data = send.send_buf != nullptr ? send.send_buf : send.stash.data();
+  const size_t n = send.bytes < recv.bytes ? send.bytes : recv.bytes;
+  if (n > 0) std::memcpy(recv.recv_buf, data, n);
+  recv.c->bytes = n;
+  recv.c->error_class = send.bytes > recv.bytes ? MPI_ERR_TRUNCATE : 0;
+  recv.c->done = true;
+  send.c->done = true;
+  if (send.bytes != recv.bytes) {
+    return "message of " + std::to_string(send.bytes) + " bytes from " + f.describe(stream) +
+           " met a receive of " + std::to_string(recv.bytes);
+  }
+  return {};
+}
+
+}  // namespace
+
+SimOutcome simulate(const std::vector<coll::Schedule>& schedules,
+                    const std::vector<coll::Binding>& bindings, const Reduction* reduction,
+                    const SimRun& run) {
+  const int p = int(schedules.size());
+  size_t lanes = 1;
+  for (const coll::Schedule& s : schedules)
+    for (const coll::Step& step : s.steps()) lanes = std::max(lanes, size_t(step.lane) + 1);
+  Fabric fabric(p, lanes);
+  fabric.rng.seed(run.seed);
+  fabric.eager = run.eager;
+  std::vector<std::unique_ptr<SimChannel>> channels;
+  std::vector<coll::Executor> executors(static_cast<size_t>(p));
+  for (int r = 0; r < p; ++r) channels.push_back(std::make_unique<SimChannel>(&fabric, r));
+  for (int r = 0; r < p; ++r) {
+    executors[size_t(r)].start(schedules[size_t(r)], reduction, bindings[size_t(r)],
+                               channels[size_t(r)].get());
+  }
+  SimOutcome out;
+  std::vector<int> order(static_cast<size_t>(p));
+  for (int r = 0; r < p; ++r) order[size_t(r)] = r;
+  for (;;) {
+    std::shuffle(order.begin(), order.end(), fabric.rng);
+    unsigned progress = 0;
+    for (int r : order) progress += executors[size_t(r)].advance();
+    bool all_done = true;
+    for (const coll::Executor& e : executors) all_done &= e.done();
+    if (all_done) break;
+    if (fabric.ready.empty()) {
+      if (progress > 0) continue;
+      out.deadlock = true;
+      return out;
+    }
+    // A random part of the waiting messages arrive, in a random order.
+    for (uint64_t n = 1 + fabric.rng() % (fabric.ready.size() / 2 + 1);
+         n > 0 && !fabric.ready.empty(); --n) {
+      const Stream pick = fabric.ready[fabric.rng() % fabric.ready.size()];
+      const std::string mismatch = deliver(fabric, pick);
+      if (!mismatch.empty() && out.error.empty()) out.error = mismatch;
+    }
+  }
+  for (Stream s = 0; s < fabric.sends.size() && out.error.empty(); ++s) {
+    if (!fabric.sends[s].empty()) out.error = "a message from " + fabric.describe(s) + " was never received";
+  }
+  for (int r = 0; r < p && out.error.empty(); ++r) {
+    const Status& s = executors[size_t(r)].status();
+    if (!s.ok()) out.error = "rank " + std::to_string(r) + ": " + s.message;
+  }
+  return out;
+}
+
+}  // namespace weft::test
