@@ -30,6 +30,7 @@ const char* coll_name(CollKind kind);
 struct Block {
   size_t offset = 0;  // bytes from the start of the buffer
   size_t bytes = 0;
+  bool operator==(const Block&) const = default;
 };
 
 // One call, as every rank's builder sees it.
@@ -58,6 +59,8 @@ struct CollArgs {
   std::vector<Block> blocks;                    // gather, scatter, allgather, reduce_scatter
   std::vector<Block> send_blocks, recv_blocks;  // alltoall (this rank's view only)
   size_t segment_bytes = 64 * 1024;             // pipelining unit of segmented algorithms
+
+  bool operator==(const CollArgs&) const = default;
 
   // Total bytes of all blocks (gather, scatter, allgather, reduce_scatter).
   size_t total_block_bytes() const {

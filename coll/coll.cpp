@@ -22,10 +22,19 @@ Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Comp
   return pt2pt::start_coll_recv(*comm_, buf, bytes, peer, tag(lane), c);
 }
 
-void CollOp::prepare(Comm& comm, const Algorithm& algorithm, CallSpec spec) {
-  spec_ = std::move(spec);
-  schedule_.clear();
-  algorithm.build(spec_.args, schedule_);
+void CollOp::prepare(Comm& comm, const CallSpec& spec) {
+  const bool same = algorithm_ != nullptr && spec.args == spec_.args;
+  if (same) {  // keep the schedule; take only what may change between such calls
+    spec_.binding = spec.binding;
+    spec_.reduction = spec.reduction;
+    spec_.stage_recv_bytes = spec.stage_recv_bytes;
+  } else {
+    spec_ = spec;
+    algorithm_ = world().selector.choose(spec_.args);
+    schedule_.clear();
+    algorithm_->build(spec_.args, schedule_);
+    executor_.plan(schedule_);
+  }
   channel_.bind(&comm, comm.coll_seq++);
   stage_.resize(spec_.stage_recv_bytes);
 }
@@ -38,7 +47,7 @@ void CollOp::start() {
     binding.send = stage_.data();
   }
   const Reduction* reduction = spec_.reduction.elem_size > 0 ? &spec_.reduction : nullptr;
-  executor_.start(schedule_, reduction, binding, &channel_);
+  executor_.start(reduction, binding, &channel_);
   if (executor_.done()) finish();
 }
 
@@ -74,9 +83,8 @@ void complete_args(const Comm& comm, CallSpec& spec) {
 // A pooled request owning a prepared (not started) CollOp.
 Request* new_request(Comm& comm, CallSpec& spec, bool persistent) {
   complete_args(comm, spec);
-  const Algorithm* algorithm = world().selector.choose(spec.args);
   auto* op = new CollOp;
-  op->prepare(comm, *algorithm, std::move(spec));
+  op->prepare(comm, spec);
   Request* r = world().requests.acquire();
   r->kind = WeftRequestKind::kActivity;
   r->comm = comm.handle;
@@ -93,11 +101,11 @@ const Algorithm* choose(const Comm& comm, CallSpec& spec) {
   return world().selector.choose(spec.args);
 }
 
-Status run_blocking(Comm& comm, CallSpec spec) {
+Status run_blocking(Comm& comm, CallSpec& spec) {
   // One operation object serves every blocking call, so its buffers are reused.
   static CollOp op;
-  const Algorithm* algorithm = choose(comm, spec);
-  op.prepare(comm, *algorithm, std::move(spec));
+  complete_args(comm, spec);
+  op.prepare(comm, spec);
   op.start();
   if (!op.finished()) {
     World& w = world();
@@ -107,7 +115,7 @@ Status run_blocking(Comm& comm, CallSpec spec) {
   return op.outcome();
 }
 
-Status start_nonblocking(Comm& comm, CallSpec spec, Request** out) {
+Status start_nonblocking(Comm& comm, CallSpec& spec, Request** out) {
   Request* r = new_request(comm, spec, false);
   static_cast<CollOp*>(r->activity)->start();
   if (!r->activity->finished()) world().progress.activate(r->activity);
@@ -115,7 +123,7 @@ Status start_nonblocking(Comm& comm, CallSpec spec, Request** out) {
   return Status::success();
 }
 
-Status init_persistent(Comm& comm, CallSpec spec, Request** out) {
+Status init_persistent(Comm& comm, CallSpec& spec, Request** out) {
   Request* r = new_request(comm, spec, true);
   r->active = false;
   r->completion.done = true;  // inactive until MPI_Start

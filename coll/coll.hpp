@@ -19,11 +19,12 @@ struct CallSpec {
   size_t stage_recv_bytes = 0;
 };
 
-Status run_blocking(Comm& comm, CallSpec spec);
+// The call's spec is completed (rank, size, segment size) and may be moved from.
+Status run_blocking(Comm& comm, CallSpec& spec);
 // *out becomes a request for the running collective.
-Status start_nonblocking(Comm& comm, CallSpec spec, Request** out);
+Status start_nonblocking(Comm& comm, CallSpec& spec, Request** out);
 // *out becomes an inactive persistent request; MPI_Start runs it.
-Status init_persistent(Comm& comm, CallSpec spec, Request** out);
+Status init_persistent(Comm& comm, CallSpec& spec, Request** out);
 // The algorithm a call would use (weft_info and tests).
 const Algorithm* choose(const Comm& comm, CallSpec& spec);
 

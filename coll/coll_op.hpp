@@ -26,8 +26,10 @@ class CommChannel final : public Channel {
 
 class CollOp final : public Activity {
  public:
-  // Chooses the algorithm, builds the schedule and takes the call's sequence number.
-  void prepare(Comm& comm, const Algorithm& algorithm, CallSpec spec);
+  // Chooses the algorithm, builds and plans its schedule (unless the previous call on this
+  // object had the same arguments: then both are reused) and takes the call's sequence number.
+  // spec.args must be complete (rank, size, segment_bytes).
+  void prepare(Comm& comm, const CallSpec& spec);
   // Where to report completion (a request's Completion), or nullptr.
   void report_to(Completion* c) { report_ = c; }
   // Begins a run; finished() may already hold when it returns.
@@ -42,6 +44,7 @@ class CollOp final : public Activity {
   void finish();
 
   CallSpec spec_;
+  const Algorithm* algorithm_ = nullptr;  // the one schedule_ was built by
   Schedule schedule_;
   Executor executor_;
   CommChannel channel_;

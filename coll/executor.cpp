@@ -9,15 +9,13 @@
 
 namespace weft::coll {
 
-void Executor::start(const Schedule& schedule, const Reduction* reduction, Binding binding,
-                     Channel* channel) {
-  schedule_ = &schedule;
+void Executor::start(const Reduction* reduction, Binding binding, Channel* channel) {
   reduction_ = reduction;
   binding_ = binding;
   channel_ = channel;
   status_ = Status::success();
   completed_ = 0;
-  total_ = schedule.size();
+  const Schedule& schedule = *schedule_;
   if (schedule.scratch_bytes() > scratch_capacity_) {
     const size_t bytes = (schedule.scratch_bytes() + 63) / 64 * 64;
     scratch_.reset(static_cast<unsigned char*>(std::aligned_alloc(64, bytes)));
@@ -31,45 +29,47 @@ void Executor::start(const Schedule& schedule, const Reduction* reduction, Bindi
       return;
     }
   }
-  plan();
+  pending_ = initial_pending_;
+  completions_.assign(total_, Completion{});
+  ready_.clear();
+  ready_head_ = 0;
+  in_flight_.clear();
   for (StepId id = 0; id < total_; ++id)
     if (pending_[id] == 0) ready_.push_back(id);
   advance();
 }
 
 // Dependents in CSR form, and the per-peer order links that keep message order.
-void Executor::plan() {
-  const Schedule& s = *schedule_;
-  pending_.assign(total_, 0);
+void Executor::plan(const Schedule& s) {
+  schedule_ = &s;
+  total_ = s.size();
+  initial_pending_.assign(total_, 0);
   dependents_at_.assign(total_ + 1, 0);
   order_next_.assign(total_, kNoStep);
-  completions_.assign(total_, Completion{});
-  ready_.clear();
-  ready_head_ = 0;
-  in_flight_.clear();
 
   int max_peer = -1;
   for (StepId id = 0; id < total_; ++id) {
     const Step& step = s.step(id);
     for (StepId d : s.deps_of(step)) ++dependents_at_[d + 1];
-    pending_[id] = step.dep_end - step.dep_begin;
+    initial_pending_[id] = step.dep_end - step.dep_begin;
     if (step.peer > max_peer) max_peer = step.peer;
   }
   for (size_t i = 0; i < total_; ++i) dependents_at_[i + 1] += dependents_at_[i];
   dependents_.resize(dependents_at_[total_]);
-  std::vector<uint32_t> fill(dependents_at_.begin(), dependents_at_.end() - 1);
+  fill_.assign(dependents_at_.begin(), dependents_at_.end() - 1);
   for (StepId id = 0; id < total_; ++id)
-    for (StepId d : s.deps_of(s.step(id))) dependents_[fill[d]++] = id;
+    for (StepId d : s.deps_of(s.step(id))) dependents_[fill_[d]++] = id;
 
-  std::vector<StepId> last_send(size_t(max_peer + 1) * kLanes, kNoStep), last_recv(last_send);
+  last_send_.assign(size_t(max_peer + 1) * kLanes, kNoStep);
+  last_recv_.assign(last_send_.size(), kNoStep);
   for (StepId id = 0; id < total_; ++id) {
     const Step& step = s.step(id);
     if (step.kind != StepKind::kSend && step.kind != StepKind::kRecv) continue;
     const size_t stream = size_t(step.peer) * kLanes + step.lane;
-    StepId& last = (step.kind == StepKind::kSend ? last_send : last_recv)[stream];
+    StepId& last = (step.kind == StepKind::kSend ? last_send_ : last_recv_)[stream];
     if (last != kNoStep) {
       order_next_[last] = id;
-      ++pending_[id];
+      ++initial_pending_[id];
     }
     last = id;
   }

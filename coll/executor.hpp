@@ -32,10 +32,17 @@ struct Binding {
 
 class Executor {
  public:
-  // Begins running `schedule` (which must outlive the run) and starts what is ready at once.
-  // `reduction` may be null when the schedule has no reduce step.
+  // Works out the order of `schedule`'s steps; it must outlive every run that follows.
+  void plan(const Schedule& schedule);
+  // Runs the planned schedule from the beginning, starting what is ready at once. `reduction`
+  // may be null when the schedule has no reduce step.
+  void start(const Reduction* reduction, Binding binding, Channel* channel);
+  // plan() then start().
   void start(const Schedule& schedule, const Reduction* reduction, Binding binding,
-             Channel* channel);
+             Channel* channel) {
+    plan(schedule);
+    start(reduction, binding, channel);
+  }
   // Starts ready steps and reaps finished messages; returns how many steps completed.
   unsigned advance();
   bool done() const { return completed_ == total_; }
@@ -43,7 +50,6 @@ class Executor {
   const Status& status() const { return status_; }
 
  private:
-  void plan();
   void start_step(StepId id);
   void complete_step(StepId id);
   void release(StepId id);  // one of `id`'s prerequisites is met
@@ -58,7 +64,10 @@ class Executor {
   std::unique_ptr<unsigned char, decltype(&std::free)> scratch_{nullptr, &std::free};
   size_t scratch_capacity_ = 0;
 
-  std::vector<uint32_t> pending_;         // unmet prerequisites per step
+  std::vector<uint32_t> initial_pending_;  // prerequisites per step, as planned
+  std::vector<uint32_t> pending_;         // unmet prerequisites per step in this run
+  std::vector<uint32_t> fill_;            // plan() scratch
+  std::vector<StepId> last_send_, last_recv_;  // plan() scratch: per peer and lane
   std::vector<uint32_t> dependents_at_;   // CSR: dependents of step i are
   std::vector<StepId> dependents_;        //   dependents_[dependents_at_[i] .. [i+1])
   std::vector<StepId> order_next_;        // the next send to / receive from the same peer and lane

@@ -21,7 +21,7 @@ int barrier(const char* fn, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   CallSpec spec;
   spec.args.kind = CollKind::kBarrier;
-  return capi::launch(fn, comm, *c, std::move(spec), form, request);
+  return capi::launch(fn, comm, *c, spec, form, request);
 }
 
 int bcast(const char* fn, void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm,
@@ -36,7 +36,7 @@ int bcast(const char* fn, void* buffer, int count, MPI_Datatype type, int root, 
   spec.args.kind = CollKind::kBcast;
   spec.args.root = root;
   spec.binding.recv = buffer;
-  return capi::launch(fn, comm, *c, std::move(spec), form, request);
+  return capi::launch(fn, comm, *c, spec, form, request);
 }
 
 // MPI_Gather and MPI_Gatherv: `counts`/`displs` null for the regular form.
@@ -88,7 +88,7 @@ int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype send
       a.blocks = capi::packed_blocks(c->size, send_bytes);
     }
   }
-  return capi::launch(fn, comm, *c, std::move(spec), form, request);
+  return capi::launch(fn, comm, *c, spec, form, request);
 }
 
 // MPI_Scatter and MPI_Scatterv: `counts`/`displs` null for the regular form.
@@ -139,7 +139,7 @@ int scatter(const char* fn, const void* sendbuf, int sendcount, const int* count
       a.blocks = capi::packed_blocks(c->size, recv_bytes);
     }
   }
-  return capi::launch(fn, comm, *c, std::move(spec), form, request);
+  return capi::launch(fn, comm, *c, spec, form, request);
 }
 
 // MPI_Allgather and MPI_Allgatherv: `counts`/`displs` null for the regular form.
@@ -175,7 +175,7 @@ int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
     spec.binding.send = sendbuf;
   }
   spec.binding.recv = recvbuf;
-  return capi::launch(fn, comm, *c, std::move(spec), form, request);
+  return capi::launch(fn, comm, *c, spec, form, request);
 }
 
 // One side of an all-to-all: per-peer blocks from counts and displacements in elements
@@ -251,7 +251,7 @@ int alltoall(const char* fn, const void* sendbuf, int sendcount, const int* send
   }
   spec.binding.send = sendbuf;
   spec.binding.recv = recvbuf;
-  return capi::launch(fn, comm, *c, std::move(spec), form, request);
+  return capi::launch(fn, comm, *c, spec, form, request);
 }
 
 }  // namespace

@@ -7,13 +7,13 @@
 
 namespace weft::capi {
 
-int launch(const char* fn, MPI_Comm comm, Comm& c, coll::CallSpec spec, Form form,
+int launch(const char* fn, MPI_Comm comm, Comm& c, coll::CallSpec& spec, Form form,
            MPI_Request* request) {
-  if (form == Form::kBlocking) return report(comm, fn, coll::run_blocking(c, std::move(spec)));
+  if (form == Form::kBlocking) return report(comm, fn, coll::run_blocking(c, spec));
   WEFT_CHECK(comm, fn, check_not_null(request, "request"));
   Request* r = nullptr;
-  Status s = form == Form::kNonblocking ? coll::start_nonblocking(c, std::move(spec), &r)
-                                        : coll::init_persistent(c, std::move(spec), &r);
+  Status s = form == Form::kNonblocking ? coll::start_nonblocking(c, spec, &r)
+                                        : coll::init_persistent(c, spec, &r);
   if (!s.ok()) return report(comm, fn, s);
   *request = r;
   return MPI_SUCCESS;

@@ -14,7 +14,7 @@ enum class Form { kBlocking, kNonblocking, kPersistent };
 
 // Runs, starts or prepares the call per `form`; returns the MPI code, with errors raised on
 // `comm`. `request` must be non-null for the nonblocking and persistent forms (checked here).
-int launch(const char* fn, MPI_Comm comm, Comm& c, coll::CallSpec spec, Form form,
+int launch(const char* fn, MPI_Comm comm, Comm& c, coll::CallSpec& spec, Form form,
            MPI_Request* request);
 
 // The communicator behind `comm`, or an error naming it.

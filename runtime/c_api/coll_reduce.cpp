@@ -50,7 +50,7 @@ int reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Da
   }
   spec.args.kind = CollKind::kReduce;
   spec.args.root = root;
-  return capi::launch(fn, comm, *c, std::move(spec), form, request);
+  return capi::launch(fn, comm, *c, spec, form, request);
 }
 
 // MPI_Allreduce, MPI_Scan and MPI_Exscan: same arguments, every rank gets a result.
@@ -63,7 +63,7 @@ int everyone(const char* fn, CollKind kind, const void* sendbuf, void* recvbuf, 
   WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, size_t(count), "recvbuf", false));
   WEFT_CHECK(comm, fn, capi::check_not_aliased(sendbuf, recvbuf, spec.args.bytes));
   spec.args.kind = kind;
-  return capi::launch(fn, comm, *c, std::move(spec), form, request);
+  return capi::launch(fn, comm, *c, spec, form, request);
 }
 
 // MPI_Reduce_scatter (counts non-null) and MPI_Reduce_scatter_block (`count` each).
@@ -102,7 +102,7 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, int count
   }
   spec.args.uniform = counts == nullptr;
   spec.args.kind = CollKind::kReduceScatter;
-  return capi::launch(fn, comm, *c, std::move(spec), form, request);
+  return capi::launch(fn, comm, *c, spec, form, request);
 }
 
 }  // namespace
