@@ -258,149 +258,149 @@ int alltoall(const char* fn, const void* sendbuf, int sendcount, const int* send
 
 extern "C" {
 
-int MPI_Barrier(MPI_Comm comm) { return barrier("MPI_Barrier", comm, Form::kBlocking, nullptr); }
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+int PMPI_Barrier(MPI_Comm comm) { return barrier("MPI_Barrier", comm, Form::kBlocking, nullptr); }
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   return barrier("MPI_Ibarrier", comm, Form::kNonblocking, request);
 }
-int MPI_Barrier_init(MPI_Comm comm, MPI_Info, MPI_Request* request) {
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return barrier("MPI_Barrier_init", comm, Form::kPersistent, request);
 }
 
-int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return bcast("MPI_Bcast", buffer, count, datatype, root, comm, Form::kBlocking, nullptr);
 }
-int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                MPI_Request* request) {
   return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, Form::kNonblocking, request);
 }
-int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    MPI_Info, MPI_Request* request) {
   return bcast("MPI_Bcast_init", buffer, count, datatype, root, comm, Form::kPersistent, request);
 }
 
-int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr,
                 recvtype, root, comm, Form::kBlocking, nullptr);
 }
-int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                 MPI_Request* request) {
   return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr,
                 recvtype, root, comm, Form::kNonblocking, request);
 }
-int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
                     MPI_Request* request) {
   return gather("MPI_Gather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
                 nullptr, recvtype, root, comm, Form::kPersistent, request);
 }
 
-int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                 MPI_Comm comm) {
   return gather("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
                 recvtype, root, comm, Form::kBlocking, nullptr);
 }
-int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm, MPI_Request* request) {
   return gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
                 recvtype, root, comm, Form::kNonblocking, request);
 }
-int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                      MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return gather("MPI_Gatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
                 recvtype, root, comm, Form::kPersistent, request);
 }
 
-int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return scatter("MPI_Scatter", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, Form::kBlocking, nullptr);
 }
-int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request* request) {
   return scatter("MPI_Iscatter", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, Form::kNonblocking, request);
 }
-int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
                      MPI_Request* request) {
   return scatter("MPI_Scatter_init", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, Form::kPersistent, request);
 }
 
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm) {
   return scatter("MPI_Scatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,
                  recvtype, root, comm, Form::kBlocking, nullptr);
 }
-int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm, MPI_Request* request) {
   return scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,
                  recvtype, root, comm, Form::kNonblocking, request);
 }
-int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
+int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
                       MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return scatter("MPI_Scatterv_init", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, Form::kPersistent, request);
 }
 
-int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
                    nullptr, recvtype, comm, Form::kBlocking, nullptr);
 }
-int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
                    nullptr, recvtype, comm, Form::kNonblocking, request);
 }
-int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
                        MPI_Request* request) {
   return allgather("MPI_Allgather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
                    nullptr, nullptr, recvtype, comm, Form::kPersistent, request);
 }
 
-int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    MPI_Comm comm) {
   return allgather("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
                    recvtype, comm, Form::kBlocking, nullptr);
 }
-int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm, MPI_Request* request) {
   return allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
                    displs, recvtype, comm, Form::kNonblocking, request);
 }
-int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                         MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return allgather("MPI_Allgatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
                    displs, recvtype, comm, Form::kPersistent, request);
 }
 
-int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return alltoall("MPI_Alltoall", sendbuf, sendcount, nullptr, nullptr, nullptr, sendtype,
                   recvbuf, recvcount, nullptr, nullptr, nullptr, recvtype, comm, Form::kBlocking,
                   nullptr);
 }
-int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return alltoall("MPI_Ialltoall", sendbuf, sendcount, nullptr, nullptr, nullptr, sendtype,
                   recvbuf, recvcount, nullptr, nullptr, nullptr, recvtype, comm,
                   Form::kNonblocking, request);
 }
-int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
                       MPI_Request* request) {
   return alltoall("MPI_Alltoall_init", sendbuf, sendcount, nullptr, nullptr, nullptr, sendtype,
@@ -408,20 +408,20 @@ int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                   Form::kPersistent, request);
 }
 
-int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   return alltoall("MPI_Alltoallv", sendbuf, 0, sendcounts, sdispls, nullptr, sendtype, recvbuf, 0,
                   recvcounts, rdispls, nullptr, recvtype, comm, Form::kBlocking, nullptr);
 }
-int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                    MPI_Request* request) {
   return alltoall("MPI_Ialltoallv", sendbuf, 0, sendcounts, sdispls, nullptr, sendtype, recvbuf,
                   0, recvcounts, rdispls, nullptr, recvtype, comm, Form::kNonblocking, request);
 }
-int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
                        MPI_Request* request) {
@@ -430,14 +430,14 @@ int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sd
                   request);
 }
 
-int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                   const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   return alltoall("MPI_Alltoallw", sendbuf, 0, sendcounts, sdispls, sendtypes, MPI_DATATYPE_NULL,
                   recvbuf, 0, recvcounts, rdispls, recvtypes, MPI_DATATYPE_NULL, comm,
                   Form::kBlocking, nullptr);
 }
-int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                    const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                    MPI_Request* request) {
@@ -445,7 +445,7 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
                   MPI_DATATYPE_NULL, recvbuf, 0, recvcounts, rdispls, recvtypes,
                   MPI_DATATYPE_NULL, comm, Form::kNonblocking, request);
 }
-int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                        MPI_Info, MPI_Request* request) {
@@ -455,3 +455,38 @@ int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sd
 }
 
 }  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Barrier)
+WEFT_MPI_ALIAS(MPI_Ibarrier)
+WEFT_MPI_ALIAS(MPI_Barrier_init)
+WEFT_MPI_ALIAS(MPI_Bcast)
+WEFT_MPI_ALIAS(MPI_Ibcast)
+WEFT_MPI_ALIAS(MPI_Bcast_init)
+WEFT_MPI_ALIAS(MPI_Gather)
+WEFT_MPI_ALIAS(MPI_Igather)
+WEFT_MPI_ALIAS(MPI_Gather_init)
+WEFT_MPI_ALIAS(MPI_Gatherv)
+WEFT_MPI_ALIAS(MPI_Igatherv)
+WEFT_MPI_ALIAS(MPI_Gatherv_init)
+WEFT_MPI_ALIAS(MPI_Scatter)
+WEFT_MPI_ALIAS(MPI_Iscatter)
+WEFT_MPI_ALIAS(MPI_Scatter_init)
+WEFT_MPI_ALIAS(MPI_Scatterv)
+WEFT_MPI_ALIAS(MPI_Iscatterv)
+WEFT_MPI_ALIAS(MPI_Scatterv_init)
+WEFT_MPI_ALIAS(MPI_Allgather)
+WEFT_MPI_ALIAS(MPI_Iallgather)
+WEFT_MPI_ALIAS(MPI_Allgather_init)
+WEFT_MPI_ALIAS(MPI_Allgatherv)
+WEFT_MPI_ALIAS(MPI_Iallgatherv)
+WEFT_MPI_ALIAS(MPI_Allgatherv_init)
+WEFT_MPI_ALIAS(MPI_Alltoall)
+WEFT_MPI_ALIAS(MPI_Ialltoall)
+WEFT_MPI_ALIAS(MPI_Alltoall_init)
+WEFT_MPI_ALIAS(MPI_Alltoallv)
+WEFT_MPI_ALIAS(MPI_Ialltoallv)
+WEFT_MPI_ALIAS(MPI_Alltoallv_init)
+WEFT_MPI_ALIAS(MPI_Alltoallw)
+WEFT_MPI_ALIAS(MPI_Ialltoallw)
+WEFT_MPI_ALIAS(MPI_Alltoallw_init)

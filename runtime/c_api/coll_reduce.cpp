@@ -109,85 +109,85 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, int count
 
 extern "C" {
 
-int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm) {
   return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, Form::kBlocking,
                 nullptr);
 }
-int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request* request) {
   return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm,
                 Form::kNonblocking, request);
 }
-int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return reduce("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm,
                 Form::kPersistent, request);
 }
 
-int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm) {
   return everyone("MPI_Allreduce", CollKind::kAllreduce, sendbuf, recvbuf, count, datatype, op,
                   comm, Form::kBlocking, nullptr);
 }
-int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return everyone("MPI_Iallreduce", CollKind::kAllreduce, sendbuf, recvbuf, count, datatype, op,
                   comm, Form::kNonblocking, request);
 }
-int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return everyone("MPI_Allreduce_init", CollKind::kAllreduce, sendbuf, recvbuf, count, datatype,
                   op, comm, Form::kPersistent, request);
 }
 
-int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm) {
   return everyone("MPI_Scan", CollKind::kScan, sendbuf, recvbuf, count, datatype, op, comm,
                   Form::kBlocking, nullptr);
 }
-int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request* request) {
   return everyone("MPI_Iscan", CollKind::kScan, sendbuf, recvbuf, count, datatype, op, comm,
                   Form::kNonblocking, request);
 }
-int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return everyone("MPI_Scan_init", CollKind::kScan, sendbuf, recvbuf, count, datatype, op, comm,
                   Form::kPersistent, request);
 }
 
-int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm) {
   return everyone("MPI_Exscan", CollKind::kExscan, sendbuf, recvbuf, count, datatype, op, comm,
                   Form::kBlocking, nullptr);
 }
-int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request* request) {
   return everyone("MPI_Iexscan", CollKind::kExscan, sendbuf, recvbuf, count, datatype, op, comm,
                   Form::kNonblocking, request);
 }
-int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return everyone("MPI_Exscan_init", CollKind::kExscan, sendbuf, recvbuf, count, datatype, op,
                   comm, Form::kPersistent, request);
 }
 
-int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   constexpr const char* fn = "MPI_Reduce_scatter";
   WEFT_CHECK(comm, fn, capi::check_not_null(recvcounts, "recvcounts"));
   return reduce_scatter(fn, sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, Form::kBlocking,
                         nullptr);
 }
-int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   constexpr const char* fn = "MPI_Ireduce_scatter";
   WEFT_CHECK(comm, fn, capi::check_not_null(recvcounts, "recvcounts"));
   return reduce_scatter(fn, sendbuf, recvbuf, 0, recvcounts, datatype, op, comm,
                         Form::kNonblocking, request);
 }
-int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
+int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
                             MPI_Request* request) {
   constexpr const char* fn = "MPI_Reduce_scatter_init";
@@ -196,18 +196,18 @@ int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvco
                         Form::kPersistent, request);
 }
 
-int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, nullptr,
                         datatype, op, comm, Form::kBlocking, nullptr);
 }
-int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                               MPI_Request* request) {
   return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, nullptr,
                         datatype, op, comm, Form::kNonblocking, request);
 }
-int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
+int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
                                   MPI_Request* request) {
   return reduce_scatter("MPI_Reduce_scatter_block_init", sendbuf, recvbuf, recvcount, nullptr,
@@ -215,3 +215,23 @@ int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvco
 }
 
 }  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Reduce)
+WEFT_MPI_ALIAS(MPI_Ireduce)
+WEFT_MPI_ALIAS(MPI_Reduce_init)
+WEFT_MPI_ALIAS(MPI_Allreduce)
+WEFT_MPI_ALIAS(MPI_Iallreduce)
+WEFT_MPI_ALIAS(MPI_Allreduce_init)
+WEFT_MPI_ALIAS(MPI_Scan)
+WEFT_MPI_ALIAS(MPI_Iscan)
+WEFT_MPI_ALIAS(MPI_Scan_init)
+WEFT_MPI_ALIAS(MPI_Exscan)
+WEFT_MPI_ALIAS(MPI_Iexscan)
+WEFT_MPI_ALIAS(MPI_Exscan_init)
+WEFT_MPI_ALIAS(MPI_Reduce_scatter)
+WEFT_MPI_ALIAS(MPI_Ireduce_scatter)
+WEFT_MPI_ALIAS(MPI_Reduce_scatter_init)
+WEFT_MPI_ALIAS(MPI_Reduce_scatter_block)
+WEFT_MPI_ALIAS(MPI_Ireduce_scatter_block)
+WEFT_MPI_ALIAS(MPI_Reduce_scatter_block_init)

@@ -9,7 +9,7 @@ using weft::world;
 
 extern "C" {
 
-int MPI_Error_string(int errorcode, char* string, int* resultlen) {
+int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
   if (string == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
   const std::string text = weft::error_string(errorcode);
   const size_t n = text.size() < MPI_MAX_ERROR_STRING - 1 ? text.size() : MPI_MAX_ERROR_STRING - 1;
@@ -19,7 +19,7 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
   return weft::error_class_of(errorcode) < 0 ? MPI_ERR_ARG : MPI_SUCCESS;
 }
 
-int MPI_Error_class(int errorcode, int* errorclass) {
+int PMPI_Error_class(int errorcode, int* errorclass) {
   if (errorclass == nullptr) return MPI_ERR_ARG;
   const int cls = weft::error_class_of(errorcode);
   if (cls < 0) return MPI_ERR_ARG;
@@ -27,7 +27,7 @@ int MPI_Error_class(int errorcode, int* errorclass) {
   return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   constexpr const char* fn = "MPI_Comm_set_errhandler";
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
@@ -42,7 +42,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
   constexpr const char* fn = "MPI_Comm_get_errhandler";
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
@@ -53,3 +53,9 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
 }
 
 }  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Error_string)
+WEFT_MPI_ALIAS(MPI_Error_class)
+WEFT_MPI_ALIAS(MPI_Comm_set_errhandler)
+WEFT_MPI_ALIAS(MPI_Comm_get_errhandler)

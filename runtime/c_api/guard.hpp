@@ -35,6 +35,12 @@ Status check_not_null(const void* p, const char* arg);
     if (!weft_s_.ok()) return ::weft::capi::report((comm), (fn), weft_s_); \
   } while (0)
 
+// The profiling interface: every entry point is defined as PMPI_X and exported as MPI_X too,
+// MPI_X being a weak alias, so a tool that defines MPI_X (linked in or LD_PRELOADed) replaces
+// it and reaches Weft's through PMPI_X.
+#define WEFT_MPI_ALIAS(name) \
+  extern "C" __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
+
 // Returns early unless MPI is initialised.
 #define WEFT_REQUIRE_RUNNING(fn)                                          \
   do {                                                                    \

@@ -42,30 +42,30 @@ void copy_string(const std::string& text, char* out, int* len, size_t capacity) 
 
 extern "C" {
 
-int MPI_Init(int*, char***) { return init_common("MPI_Init", MPI_THREAD_SINGLE, nullptr); }
+int PMPI_Init(int*, char***) { return init_common("MPI_Init", MPI_THREAD_SINGLE, nullptr); }
 
-int MPI_Init_thread(int*, char***, int required, int* provided) {
+int PMPI_Init_thread(int*, char***, int required, int* provided) {
   return init_common("MPI_Init_thread", required, provided);
 }
 
-int MPI_Finalize(void) {
+int PMPI_Finalize(void) {
   WEFT_REQUIRE_RUNNING("MPI_Finalize");
   return weft::capi::report(MPI_COMM_WORLD, "MPI_Finalize", weft::world_finalize());
 }
 
-int MPI_Initialized(int* flag) {
+int PMPI_Initialized(int* flag) {
   if (flag == nullptr) return MPI_ERR_ARG;
   *flag = world().phase != weft::Phase::kBeforeInit;
   return MPI_SUCCESS;
 }
 
-int MPI_Finalized(int* flag) {
+int PMPI_Finalized(int* flag) {
   if (flag == nullptr) return MPI_ERR_ARG;
   *flag = world().phase == weft::Phase::kFinalized;
   return MPI_SUCCESS;
 }
 
-int MPI_Abort(MPI_Comm comm, int errorcode) {
+int PMPI_Abort(MPI_Comm comm, int errorcode) {
   std::fflush(nullptr);
   if (world().phase != weft::Phase::kRunning) _exit(errorcode);
   const weft::Comm* c = world().comms.find(comm);
@@ -75,21 +75,21 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
   _exit(errorcode);
 }
 
-int MPI_Query_thread(int* provided) {
+int PMPI_Query_thread(int* provided) {
   WEFT_REQUIRE_RUNNING("MPI_Query_thread");
   WEFT_CHECK(MPI_COMM_WORLD, "MPI_Query_thread", weft::capi::check_not_null(provided, "provided"));
   *provided = world().thread_level;
   return MPI_SUCCESS;
 }
 
-int MPI_Is_thread_main(int* flag) {
+int PMPI_Is_thread_main(int* flag) {
   WEFT_REQUIRE_RUNNING("MPI_Is_thread_main");
   WEFT_CHECK(MPI_COMM_WORLD, "MPI_Is_thread_main", weft::capi::check_not_null(flag, "flag"));
   *flag = std::this_thread::get_id() == world().main_thread;
   return MPI_SUCCESS;
 }
 
-int MPI_Get_processor_name(char* name, int* resultlen) {
+int PMPI_Get_processor_name(char* name, int* resultlen) {
   if (name == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   gethostname(host, sizeof host - 1);
@@ -97,14 +97,14 @@ int MPI_Get_processor_name(char* name, int* resultlen) {
   return MPI_SUCCESS;
 }
 
-int MPI_Get_version(int* version, int* subversion) {
+int PMPI_Get_version(int* version, int* subversion) {
   if (version == nullptr || subversion == nullptr) return MPI_ERR_ARG;
   *version = MPI_VERSION;
   *subversion = MPI_SUBVERSION;
   return MPI_SUCCESS;
 }
 
-int MPI_Get_library_version(char* version, int* resultlen) {
+int PMPI_Get_library_version(char* version, int* resultlen) {
   if (version == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
   const std::string text = std::string("Weft ") + WEFT_VERSION_STRING + " (UCX " +
                            ucp_get_version_string() + ", " + PMIx_Get_version() + ")";
@@ -112,16 +112,31 @@ int MPI_Get_library_version(char* version, int* resultlen) {
   return MPI_SUCCESS;
 }
 
-double MPI_Wtime(void) {
+double PMPI_Wtime(void) {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-double MPI_Wtick(void) {
+double PMPI_Wtick(void) {
   timespec res;
   clock_getres(CLOCK_MONOTONIC, &res);
   return double(res.tv_sec) + double(res.tv_nsec) * 1e-9;
 }
 
 }  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Init)
+WEFT_MPI_ALIAS(MPI_Init_thread)
+WEFT_MPI_ALIAS(MPI_Finalize)
+WEFT_MPI_ALIAS(MPI_Initialized)
+WEFT_MPI_ALIAS(MPI_Finalized)
+WEFT_MPI_ALIAS(MPI_Abort)
+WEFT_MPI_ALIAS(MPI_Query_thread)
+WEFT_MPI_ALIAS(MPI_Is_thread_main)
+WEFT_MPI_ALIAS(MPI_Get_processor_name)
+WEFT_MPI_ALIAS(MPI_Get_version)
+WEFT_MPI_ALIAS(MPI_Get_library_version)
+WEFT_MPI_ALIAS(MPI_Wtime)
+WEFT_MPI_ALIAS(MPI_Wtick)

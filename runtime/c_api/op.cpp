@@ -7,7 +7,7 @@ namespace capi = weft::capi;
 
 extern "C" {
 
-int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
   constexpr const char* fn = "MPI_Op_create";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn,
@@ -17,14 +17,14 @@ int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
   return MPI_SUCCESS;
 }
 
-int MPI_Op_free(MPI_Op* op) {
+int PMPI_Op_free(MPI_Op* op) {
   constexpr const char* fn = "MPI_Op_free";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(op, "op"));
   return capi::report(MPI_COMM_WORLD, fn, world().ops.free(op));
 }
 
-int MPI_Op_commutative(MPI_Op op, int* commute) {
+int PMPI_Op_commutative(MPI_Op op, int* commute) {
   constexpr const char* fn = "MPI_Op_commutative";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(commute, "commute"));
@@ -34,7 +34,7 @@ int MPI_Op_commutative(MPI_Op op, int* commute) {
   return MPI_SUCCESS;
 }
 
-int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype,
+int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype,
                      MPI_Op op) {
   constexpr const char* fn = "MPI_Reduce_local";
   WEFT_REQUIRE_RUNNING(fn);
@@ -51,3 +51,9 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
 }
 
 }  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Op_create)
+WEFT_MPI_ALIAS(MPI_Op_free)
+WEFT_MPI_ALIAS(MPI_Op_commutative)
+WEFT_MPI_ALIAS(MPI_Reduce_local)

@@ -88,42 +88,42 @@ int blocking_recv(const char* fn, void* buf, int count, MPI_Datatype datatype, i
 
 extern "C" {
 
-int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+int PMPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   return blocking_send("MPI_Send", buf, count, datatype, dest, tag, comm, SendMode::kStandard);
 }
 
-int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+int PMPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   return blocking_send("MPI_Ssend", buf, count, datatype, dest, tag, comm, SendMode::kSynchronous);
 }
 
-int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+int PMPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   return blocking_send("MPI_Rsend", buf, count, datatype, dest, tag, comm, SendMode::kReady);
 }
 
-int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+int PMPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
               MPI_Request* request) {
   return nonblocking_send("MPI_Isend", buf, count, datatype, dest, tag, comm, SendMode::kStandard,
                           request);
 }
 
-int MPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+int PMPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request* request) {
   return nonblocking_send("MPI_Issend", buf, count, datatype, dest, tag, comm,
                           SendMode::kSynchronous, request);
 }
 
-int MPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+int PMPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request* request) {
   return nonblocking_send("MPI_Irsend", buf, count, datatype, dest, tag, comm, SendMode::kReady,
                           request);
 }
 
-int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
              MPI_Status* status) {
   return blocking_recv("MPI_Recv", buf, count, datatype, source, tag, comm, status);
 }
 
-int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+int PMPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Request* request) {
   constexpr const char* fn = "MPI_Irecv";
   WEFT_REQUIRE_RUNNING(fn);
@@ -140,7 +140,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, 
   return MPI_SUCCESS;
 }
 
-int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                  MPI_Comm comm, MPI_Status* status) {
   constexpr const char* fn = "MPI_Sendrecv";
@@ -159,7 +159,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   return capi::report(comm, fn, capi::request_outcome(recv));
 }
 
-int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                          int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   constexpr const char* fn = "MPI_Sendrecv_replace";
   WEFT_REQUIRE_RUNNING(fn);
@@ -180,7 +180,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
   return capi::report(comm, fn, capi::request_outcome(recv));
 }
 
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   constexpr const char* fn = "MPI_Probe";
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
@@ -191,7 +191,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   return capi::report(comm, fn, weft::pt2pt::probe(*c, source, tag, true, &flag, status));
 }
 
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
   constexpr const char* fn = "MPI_Iprobe";
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
@@ -202,7 +202,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
   return capi::report(comm, fn, weft::pt2pt::probe(*c, source, tag, false, flag, status));
 }
 
-int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   constexpr const char* fn = "MPI_Get_count";
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(status, "status"));
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(count, "count"));
@@ -219,8 +219,24 @@ int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   return MPI_SUCCESS;
 }
 
-int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
-  return MPI_Get_count(status, datatype, count);
+int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  return PMPI_Get_count(status, datatype, count);
 }
 
 }  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Send)
+WEFT_MPI_ALIAS(MPI_Ssend)
+WEFT_MPI_ALIAS(MPI_Rsend)
+WEFT_MPI_ALIAS(MPI_Isend)
+WEFT_MPI_ALIAS(MPI_Issend)
+WEFT_MPI_ALIAS(MPI_Irsend)
+WEFT_MPI_ALIAS(MPI_Recv)
+WEFT_MPI_ALIAS(MPI_Irecv)
+WEFT_MPI_ALIAS(MPI_Sendrecv)
+WEFT_MPI_ALIAS(MPI_Sendrecv_replace)
+WEFT_MPI_ALIAS(MPI_Probe)
+WEFT_MPI_ALIAS(MPI_Iprobe)
+WEFT_MPI_ALIAS(MPI_Get_count)
+WEFT_MPI_ALIAS(MPI_Get_elements)

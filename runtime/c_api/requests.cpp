@@ -68,7 +68,7 @@ Status start_persistent(MPI_Request r, const char* arg) {
 
 extern "C" {
 
-int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
   constexpr const char* fn = "MPI_Wait";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(request, "request"));
@@ -82,7 +82,7 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   return capi::report(comm, fn, capi::finish_request(request, status));
 }
 
-int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   constexpr const char* fn = "MPI_Test";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(request, "request"));
@@ -99,7 +99,7 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   return capi::report(comm, fn, capi::finish_request(request, status));
 }
 
-int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   constexpr const char* fn = "MPI_Waitall";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
@@ -116,7 +116,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   return finish_several(fn, requests, active.data(), int(active.size()), statuses, true);
 }
 
-int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
   constexpr const char* fn = "MPI_Testall";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
@@ -137,7 +137,7 @@ int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuse
   return finish_several(fn, requests, active.data(), int(active.size()), statuses, true);
 }
 
-int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   constexpr const char* fn = "MPI_Waitany";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
@@ -164,7 +164,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
   return capi::report(comm, fn, capi::finish_request(&requests[found], status));
 }
 
-int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
+int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
   constexpr const char* fn = "MPI_Testany";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
@@ -186,7 +186,7 @@ int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_St
   return MPI_SUCCESS;
 }
 
-int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
+int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                  MPI_Status statuses[]) {
   constexpr const char* fn = "MPI_Waitsome";
   WEFT_REQUIRE_RUNNING(fn);
@@ -210,7 +210,7 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
   return finish_several(fn, requests, indices, n, statuses, false);
 }
 
-int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
+int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                  MPI_Status statuses[]) {
   constexpr const char* fn = "MPI_Testsome";
   WEFT_REQUIRE_RUNNING(fn);
@@ -227,7 +227,7 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
   return finish_several(fn, requests, indices, n, statuses, false);
 }
 
-int MPI_Request_free(MPI_Request* request) {
+int PMPI_Request_free(MPI_Request* request) {
   constexpr const char* fn = "MPI_Request_free";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(request, "request"));
@@ -244,7 +244,7 @@ int MPI_Request_free(MPI_Request* request) {
   return MPI_SUCCESS;
 }
 
-int MPI_Cancel(MPI_Request* request) {
+int PMPI_Cancel(MPI_Request* request) {
   constexpr const char* fn = "MPI_Cancel";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(request, "request"));
@@ -262,14 +262,14 @@ int MPI_Cancel(MPI_Request* request) {
   return MPI_SUCCESS;
 }
 
-int MPI_Start(MPI_Request* request) {
+int PMPI_Start(MPI_Request* request) {
   constexpr const char* fn = "MPI_Start";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(request, "request"));
   return capi::report(MPI_COMM_WORLD, fn, start_persistent(*request, "request"));
 }
 
-int MPI_Startall(int count, MPI_Request requests[]) {
+int PMPI_Startall(int count, MPI_Request requests[]) {
   constexpr const char* fn = "MPI_Startall";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
@@ -280,7 +280,7 @@ int MPI_Startall(int count, MPI_Request requests[]) {
   return MPI_SUCCESS;
 }
 
-int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
+int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
   constexpr const char* fn = "MPI_Test_cancelled";
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(status, "status"));
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(flag, "flag"));
@@ -289,3 +289,18 @@ int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
 }
 
 }  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Wait)
+WEFT_MPI_ALIAS(MPI_Test)
+WEFT_MPI_ALIAS(MPI_Waitall)
+WEFT_MPI_ALIAS(MPI_Testall)
+WEFT_MPI_ALIAS(MPI_Waitany)
+WEFT_MPI_ALIAS(MPI_Testany)
+WEFT_MPI_ALIAS(MPI_Waitsome)
+WEFT_MPI_ALIAS(MPI_Testsome)
+WEFT_MPI_ALIAS(MPI_Request_free)
+WEFT_MPI_ALIAS(MPI_Cancel)
+WEFT_MPI_ALIAS(MPI_Start)
+WEFT_MPI_ALIAS(MPI_Startall)
+WEFT_MPI_ALIAS(MPI_Test_cancelled)
