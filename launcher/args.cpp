@@ -81,6 +81,18 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
         *error = "invalid --timeout '" + value + "' (want seconds > 0)";
         return false;
       }
+    } else if (is("--bind-to")) {
+      if (!value_of(arg, "--bind-to", &value)) return false;
+      if (value == "core") {
+        o.binding = Binding::kCore;
+      } else if (value == "none") {
+        o.binding = Binding::kNone;
+      } else if (value == "auto") {
+        o.binding = Binding::kAuto;
+      } else {
+        *error = "invalid --bind-to '" + value + "' (want core, none or auto)";
+        return false;
+      }
     } else if (arg == "-x") {
       if (!value_of(arg, "-x", &value)) return false;
       const size_t eq = value.find('=');
@@ -121,6 +133,8 @@ std::string usage_text() {
          "  -n, -np N          start N ranks (default 1); more ranks than cores is fine\n"
          "  --tag-output       prefix every output line with [rank]\n"
          "  --timeout SECONDS  end the job if it runs longer (exit code 124)\n"
+         "  --bind-to WHAT     core: pin each rank to a CPU; none; auto (default): pin when\n"
+         "                     every rank gets a CPU of its own\n"
          "  -x VAR[=value]     pass VAR (its current value, or the one given) to the ranks\n"
          "  --set name=value   set the Weft setting WEFT_<NAME> in every rank\n"
          "  -h, --help         this text;  --version  Weft's version\n";

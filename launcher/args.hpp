@@ -5,12 +5,15 @@
 #include <utility>
 #include <vector>
 
+#include "launcher/binding.hpp"
+
 namespace weft::launcher {
 
 struct LaunchOptions {
   int nranks = 1;
   bool tag_output = false;
   double timeout_s = 0;  // 0 = no limit
+  Binding binding = Binding::kAuto;
   // -x VAR (value taken from weftrun's environment) or -x VAR=value.
   std::vector<std::pair<std::string, std::optional<std::string>>> exports;
   // --set name=value becomes WEFT_<NAME>=value in every rank.

@@ -23,6 +23,7 @@
 #include "launcher/io_forward.hpp"
 #include "launcher/pmix_server.hpp"
 #include "launcher/rank_env.hpp"
+#include "launcher/binding.hpp"
 #include "launcher/spawn.hpp"
 
 extern char** environ;
@@ -124,13 +125,15 @@ std::string Job::start() {
   argv[0] = program;
   const EnvMap common = job_environment(parse_environ(environ), options_);
   ranks_.resize(size_t(options_.nranks));
+  const std::vector<int> cpus = plan_binding(options_.binding, options_.nranks, allowed_cpus());
   for (int r = 0; r < options_.nranks; ++r) {
     EnvMap env = common;
     add_rank_identity(&env, r, options_.nranks);
     std::vector<std::string> env_strings = to_strings(env);
     if (std::string e = server_.add_client_env(r, &env_strings); !e.empty()) return e;
     Rank& rank = ranks_[size_t(r)];
-    if (std::string e = spawn_rank(argv, env_strings, pgid_, r == 0, &rank.proc); !e.empty())
+    const int cpu = cpus[size_t(r)];
+    if (std::string e = spawn_rank(argv, env_strings, pgid_, r == 0, cpu, &rank.proc); !e.empty())
       return e;
     if (r == 0) pgid_ = rank.proc.pid;
     const std::string prefix = options_.tag_output ? "[" + std::to_string(r) + "] " : "";

@@ -3,6 +3,7 @@
 #include "launcher/spawn.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -51,7 +52,7 @@ std::string resolve_program(const std::string& program, std::string* error) {
 }
 
 std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                       pid_t pgid, bool with_stdin, RankProcess* out) {
+                       pid_t pgid, bool with_stdin, int cpu, RankProcess* out) {
   int out_pipe[2], err_pipe[2], in_pipe[2] = {-1, -1};
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
       (with_stdin && pipe2(in_pipe, O_CLOEXEC) != 0))
@@ -59,6 +60,9 @@ std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<s
   std::vector<char*> args = c_array(argv);
   std::vector<char*> envp = c_array(env);
   const pid_t parent = getpid();
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (cpu >= 0) CPU_SET(cpu, &cpus);
 
   const pid_t pid = fork();
   if (pid < 0) return std::string("fork failed: ") + std::strerror(errno);
@@ -67,6 +71,7 @@ std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<s
     if (getppid() != parent) _exit(127);
     setpgid(0, pgid);
     signal(SIGPIPE, SIG_DFL);
+    if (cpu >= 0) sched_setaffinity(0, sizeof cpus, &cpus);  // a hint: failure is harmless
     int in = with_stdin ? in_pipe[0] : open("/dev/null", O_RDONLY);
     dup2(in, STDIN_FILENO);
     dup2(out_pipe[1], STDOUT_FILENO);

@@ -99,3 +99,25 @@ TEST_CASE("exit reports") {
   CHECK_FALSE(is_failure(0));
   CHECK(signal_name(SIGINT) == "SIGINT");
 }
+
+TEST_CASE("--bind-to takes core, none or auto") {
+  LaunchOptions o;
+  std::string error;
+  REQUIRE(parse_args({"weftrun", "--bind-to", "none", "a"}, &o, &error));
+  CHECK(o.binding == Binding::kNone);
+  REQUIRE(parse_args({"weftrun", "--bind-to=core", "a"}, &o, &error));
+  CHECK(o.binding == Binding::kCore);
+  REQUIRE(parse_args({"weftrun", "a"}, &o, &error));
+  CHECK(o.binding == Binding::kAuto);
+  CHECK_FALSE(parse_args({"weftrun", "--bind-to", "socket", "a"}, &o, &error));
+  CHECK(error == "invalid --bind-to 'socket' (want core, none or auto)");
+}
+
+TEST_CASE("ranks get a CPU each only when there are enough, unless binding is forced") {
+  const std::vector<int> cpus = {2, 5};
+  CHECK(plan_binding(Binding::kAuto, 2, cpus) == std::vector<int>{2, 5});
+  CHECK(plan_binding(Binding::kAuto, 3, cpus) == std::vector<int>{-1, -1, -1});
+  CHECK(plan_binding(Binding::kCore, 3, cpus) == std::vector<int>{2, 5, 2});
+  CHECK(plan_binding(Binding::kNone, 1, cpus) == std::vector<int>{-1});
+  CHECK(plan_binding(Binding::kAuto, 1, {}) == std::vector<int>{-1});
+}
