@@ -10,6 +10,7 @@ struct UcxOptions {
   int world_size = 1;
   int local_size = 1;
   bool multi_threaded = false;  // MPI_THREAD_SERIALIZED: calls may come from several threads
+  bool oversubscribed = false;  // more ranks on this node than cores
 };
 
 Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>* out);

@@ -46,6 +46,7 @@ Status world_init(int required, int* provided) {
   options.world_size = job.size;
   options.local_size = job.local_size;
   options.multi_threaded = w.thread_level >= MPI_THREAD_SERIALIZED;
+  options.oversubscribed = oversubscribed(job);
   WEFT_TRY(make_ucx_transport(options, &w.transport));
   WEFT_TRY(w.kvs->put(kAddressKey, w.transport->address()));
   WEFT_TRY(w.kvs->commit());
