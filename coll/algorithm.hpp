@@ -58,7 +58,7 @@ struct CollArgs {
   bool uniform = true;
   std::vector<Block> blocks;                    // gather, scatter, allgather, reduce_scatter
   std::vector<Block> send_blocks, recv_blocks;  // alltoall (this rank's view only)
-  size_t segment_bytes = 64 * 1024;             // pipelining unit of segmented algorithms
+  size_t segment_bytes = 128 * 1024;            // pipelining unit of segmented algorithms
 
   bool operator==(const CollArgs&) const = default;
 

@@ -1,6 +1,8 @@
 // Selection by the cost model.
 #include "coll/select.hpp"
 
+#include <cstring>
+
 #include "coll/registry.hpp"
 #include "mpi.h"
 
@@ -11,6 +13,21 @@ double predict_seconds(const Cost& c, const CostModel& m) {
          c.reduced * m.gamma_ns_per_byte * 1e-9;
 }
 
+std::string rejection_reason(const Algorithm& a, const CollArgs& args) {
+  if (a.accepts == nullptr || a.accepts(args)) return "";
+  CollArgs lifted = args;
+  lifted.commutative = true;
+  const bool op = !args.commutative && a.accepts(lifted);
+  lifted = args;
+  lifted.uniform = true;
+  const bool blocks = !args.uniform && a.accepts(lifted);
+  if (op) return "needs a commutative op";
+  if (blocks) return "needs equal blocks that every rank knows (not a v-variant)";
+  lifted.commutative = true;
+  if (a.accepts(lifted)) return "needs a commutative op and equal blocks (not a v-variant)";
+  return "cannot take this call";
+}
+
 Status Selector::force(CollKind kind, const std::string& name) {
   if (name.empty() || name == "auto") {
     forced_[int(kind)] = nullptr;
@@ -18,7 +35,8 @@ Status Selector::force(CollKind kind, const std::string& name) {
   }
   const Algorithm* a = find_algorithm(kind, name);
   if (a == nullptr) {
-    return Status::error(MPI_ERR_ARG, "'" + name + "' is not a " + coll_name(kind) +
+    const char* article = std::strchr("aeiou", coll_name(kind)[0]) ? "an " : "a ";
+    return Status::error(MPI_ERR_ARG, "'" + name + "' is not " + article + coll_name(kind) +
                                           " algorithm (choose from: " + algorithm_names(kind) +
                                           ", auto)");
   }

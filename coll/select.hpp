@@ -12,6 +12,10 @@ namespace weft::coll {
 // Predicted seconds for a cost under a model.
 double predict_seconds(const Cost& cost, const CostModel& model);
 
+// Why `algorithm` cannot take the call ("needs a commutative op"), or "" when it can. Found by
+// asking its accepts() again with the call's restrictions lifted one at a time.
+std::string rejection_reason(const Algorithm& algorithm, const CollArgs& args);
+
 struct Candidate {
   const Algorithm* algorithm = nullptr;
   bool accepts = false;  // can take this call at all

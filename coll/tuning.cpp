@@ -1,6 +1,7 @@
 // Tuning file parsing and writing.
 #include "coll/tuning.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -10,6 +11,8 @@
 
 namespace weft::coll {
 namespace {
+
+constexpr double kMaxSegment = double(size_t(1) << 40);
 
 Status bad(const std::string& origin, int line, const std::string& what) {
   return Status::error(MPI_ERR_OTHER, "tuning file " + origin + " line " + std::to_string(line) +
@@ -30,7 +33,7 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
     if (!(fields >> value) || (fields >> extra)) return bad(origin, number, "expected 'name value'");
     char* end = nullptr;
     const double v = std::strtod(value.c_str(), &end);
-    if (end == value.c_str() || *end != '\0' || !(v >= 0)) {
+    if (end == value.c_str() || *end != '\0' || !(v >= 0) || !std::isfinite(v)) {
       return bad(origin, number, "'" + value + "' is not a non-negative number");
     }
     if (key == "alpha_us") {
@@ -42,7 +45,9 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
     } else if (key == "gamma_ns_per_byte") {
       model->gamma_ns_per_byte = v;
     } else if (key == "segment_bytes") {
-      if (v < 1) return bad(origin, number, "segment_bytes must be at least 1");
+      if (v < 1 || v > kMaxSegment || v != std::floor(v)) {
+        return bad(origin, number, "segment_bytes must be a whole number from 1 to 2^40");
+      }
       model->segment_bytes = size_t(v);
     } else {
       return bad(origin, number,

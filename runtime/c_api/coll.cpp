@@ -65,7 +65,7 @@ int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype send
       a.uniform = false;
     } else {
       WEFT_CHECK(comm, fn, capi::check_count(recvcount, "recvcount"));
-      a.blocks = capi::packed_blocks(c->size, size_t(recvcount) * recv_elem);
+      a.blocks = weft::coll::packed_blocks(c->size, size_t(recvcount) * recv_elem);
     }
     size_t total = 0;
     for (const Block& b : a.blocks) total = std::max(total, b.offset + b.bytes);
@@ -85,7 +85,7 @@ int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype send
       a.blocks[size_t(c->rank)] = {0, send_bytes};
       a.uniform = false;
     } else {
-      a.blocks = capi::packed_blocks(c->size, send_bytes);
+      a.blocks = weft::coll::packed_blocks(c->size, send_bytes);
     }
   }
   return capi::launch(fn, comm, *c, spec, form, request);
@@ -116,7 +116,7 @@ int scatter(const char* fn, const void* sendbuf, int sendcount, const int* count
       a.uniform = false;
     } else {
       WEFT_CHECK(comm, fn, capi::check_count(sendcount, "sendcount"));
-      a.blocks = capi::packed_blocks(c->size, size_t(sendcount) * send_elem);
+      a.blocks = weft::coll::packed_blocks(c->size, size_t(sendcount) * send_elem);
     }
     size_t total = 0;
     for (const Block& b : a.blocks) total = std::max(total, b.offset + b.bytes);
@@ -136,7 +136,7 @@ int scatter(const char* fn, const void* sendbuf, int sendcount, const int* count
       a.blocks[size_t(c->rank)] = {0, recv_bytes};
       a.uniform = false;
     } else {
-      a.blocks = capi::packed_blocks(c->size, recv_bytes);
+      a.blocks = weft::coll::packed_blocks(c->size, recv_bytes);
     }
   }
   return capi::launch(fn, comm, *c, spec, form, request);
@@ -162,7 +162,7 @@ int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
     a.uniform = false;
   } else {
     WEFT_CHECK(comm, fn, capi::check_count(recvcount, "recvcount"));
-    a.blocks = capi::packed_blocks(c->size, size_t(recvcount) * recv_elem);
+    a.blocks = weft::coll::packed_blocks(c->size, size_t(recvcount) * recv_elem);
   }
   size_t total = 0;
   for (const Block& b : a.blocks) total = std::max(total, b.offset + b.bytes);
@@ -220,7 +220,7 @@ int alltoall(const char* fn, const void* sendbuf, int sendcount, const int* send
     size_t recv_bytes = 0, elem = 1;
     WEFT_CHECK(comm, fn, capi::check_side(recvbuf, recvcount, recvtype, "recvbuf", "recvcount",
                                           "recvtype", false, &recv_bytes, &elem));
-    a.recv_blocks = capi::packed_blocks(c->size, recv_bytes);
+    a.recv_blocks = weft::coll::packed_blocks(c->size, recv_bytes);
     if (!in_place) {
       size_t send_bytes = 0;
       WEFT_CHECK(comm, fn, capi::check_side(sendbuf, sendcount, sendtype, "sendbuf", "sendcount",

@@ -85,12 +85,6 @@ Status vector_blocks(int n, const int* counts, const int* displs, size_t elem_si
   return Status::success();
 }
 
-std::vector<coll::Block> packed_blocks(int n, size_t bytes) {
-  std::vector<coll::Block> blocks(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) blocks[size_t(i)] = {size_t(i) * bytes, bytes};
-  return blocks;
-}
-
 Status bind_op(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* out) {
   return world().ops.bind(op, type, elem_size, out);
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "coll/coll.hpp"
+#include "coll/regular_call.hpp"
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
 
@@ -31,8 +32,6 @@ Status check_root(const Comm& c, int root);
 // Per-rank counts and displacements (in elements of `elem_size` bytes) as byte blocks.
 Status vector_blocks(int n, const int* counts, const int* displs, size_t elem_size,
                      const char* counts_arg, const char* displs_arg, std::vector<coll::Block>* out);
-// Equal blocks of `bytes` each, back to back.
-std::vector<coll::Block> packed_blocks(int n, size_t bytes);
 // Binds `op` to `type` for a reduction; MPI_ERR_OP if it is not defined for the type.
 Status bind_op(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* out);
 // MPI_ERR_TRUNCATE unless the two sides of a collective carry the same number of bytes.

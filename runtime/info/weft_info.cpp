@@ -1,5 +1,5 @@
 // weft_info: prints Weft's version, the libraries it runs on, and its WEFT_* settings with their
-// current values (the same table the runtime reads).
+// current values (the same table the runtime reads); --coll explains collective selection.
 #include <pmix.h>
 #include <ucp/api/ucp.h>
 
@@ -8,6 +8,7 @@
 
 #include "mpi.h"
 #include "runtime/config.hpp"
+#include "runtime/info/coll_info.hpp"
 
 namespace {
 
@@ -20,8 +21,8 @@ void print_version() {
 void print_settings() {
   std::printf("Settings (environment variables, or weftrun --set name=value):\n");
   for (const weft::Setting& s : weft::settings()) {
-    std::printf("  %s = %s   (default %s)\n      %s\n", s.name,
-                weft::setting_value(s.name).c_str(), s.default_value, s.doc);
+    std::printf("  %s = %s   (default %s)\n      %s\n", s.name, weft::setting_value(s.name).c_str(),
+                s.default_value, s.doc);
   }
 }
 
@@ -29,9 +30,13 @@ void print_settings() {
 
 int main(int argc, char** argv) {
   if (argc > 1 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0)) {
-    std::printf("usage: weft_info [--version | --settings]\n");
+    std::printf(
+        "usage: weft_info [--version | --settings]\n"
+        "       weft_info --coll [NAME --ranks N --bytes SIZE ...]  (--coll --help)\n");
     return 0;
   }
+  if (argc > 1 && std::strcmp(argv[1], "--coll") == 0)
+    return weft::info::coll_main(argc - 2, argv + 2);
   const bool only_version = argc > 1 && std::strcmp(argv[1], "--version") == 0;
   const bool only_settings = argc > 1 && std::strcmp(argv[1], "--settings") == 0;
   if (argc > 1 && !only_version && !only_settings) {

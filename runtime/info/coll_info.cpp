@@ -1,0 +1,310 @@
+// weft_info --coll: the collectives' algorithms and the choice for one call shape, predicted by
+// the same Selector, tuning file and WEFT_<COLL>_ALGORITHM settings that MPI_Init sets up.
+#include "runtime/info/coll_info.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "coll/configure.hpp"
+#include "coll/registry.hpp"
+#include "coll/regular_call.hpp"
+#include "runtime/config.hpp"
+
+namespace weft::info {
+namespace {
+
+using coll::CollKind;
+
+constexpr const char* kUsage =
+    "usage: weft_info --coll [list]\n"
+    "       weft_info --coll NAME --ranks N --bytes SIZE [--noncommutative] [--oversubscribed]\n"
+    "                 [--root R]\n"
+    "SIZE takes k, m, g suffixes (1M = 1048576): the vector for bcast, reduce, allreduce, scan\n"
+    "and exscan; one rank's block for gather, scatter, allgather, reduce_scatter and alltoall.\n";
+
+struct Query {
+  CollKind kind = CollKind::kBarrier;
+  long ranks = 0;
+  long root = 0;
+  size_t bytes = 0;
+  bool have_bytes = false;
+  bool noncommutative = false;
+  bool oversubscribed = false;
+};
+
+bool is_reduction(CollKind k) {
+  return k == CollKind::kReduce || k == CollKind::kAllreduce || k == CollKind::kReduceScatter ||
+         k == CollKind::kScan || k == CollKind::kExscan;
+}
+bool has_root(CollKind k) {
+  return k == CollKind::kBcast || k == CollKind::kReduce || k == CollKind::kGather ||
+         k == CollKind::kScatter;
+}
+bool per_rank_block(CollKind k) {
+  return k == CollKind::kGather || k == CollKind::kScatter || k == CollKind::kAllgather ||
+         k == CollKind::kReduceScatter || k == CollKind::kAlltoall;
+}
+
+// "4096", "64k", "1M", "2G" (binary multiples).
+bool parse_size(const char* text, size_t* out) {
+  if (*text < '0' || *text > '9') return false;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long n = std::strtoull(text, &end, 10);
+  if (errno != 0) return false;
+  int shift = 0;
+  switch (*end) {
+    case '\0':
+      break;
+    case 'k':
+    case 'K':
+      shift = 10;
+      break;
+    case 'm':
+    case 'M':
+      shift = 20;
+      break;
+    case 'g':
+    case 'G':
+      shift = 30;
+      break;
+    default:
+      return false;
+  }
+  if (*end != '\0' && end[1] != '\0') return false;
+  if (shift > 0 && n > (~0ull >> shift)) return false;
+  *out = size_t(n << shift);
+  return true;
+}
+
+bool parse_long(const char* text, long lo, long hi, long* out) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+std::string bytes_text(double n) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (n >= 1024 && u < 4) {
+    n /= 1024;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.3g %s", n, kUnits[u]);
+  return text;
+}
+
+std::string seconds_text(double s) {
+  char text[32];
+  if (s < 1e-3) {
+    std::snprintf(text, sizeof text, "%.3g us", s * 1e6);
+  } else if (s < 1) {
+    std::snprintf(text, sizeof text, "%.3g ms", s * 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.3g s", s);
+  }
+  return text;
+}
+
+int list_collectives() {
+  std::printf("Collectives and their algorithms (ties go to the one listed first):\n");
+  for (int k = 0; k < coll::kNumCollKinds; ++k) {
+    const CollKind kind = CollKind(k);
+    const std::string setting = coll::algorithm_setting(kind);
+    const std::string value = setting_value(setting.c_str());
+    std::printf("  %-15s %s", coll::coll_name(kind), coll::algorithm_names(kind).c_str());
+    if (!value.empty() && value != "auto")
+      std::printf("   [%s=%s]", setting.c_str(), value.c_str());
+    std::printf("\n");
+  }
+  std::printf(
+      "Force one with WEFT_<COLL>_ALGORITHM=name; see a choice explained with\n"
+      "  weft_info --coll NAME --ranks N --bytes SIZE\n");
+  return 0;
+}
+
+// "allreduce of 1 MiB on 8 ranks, commutative op".
+std::string describe(const Query& q) {
+  std::string d = coll::coll_name(q.kind);
+  if (q.kind != CollKind::kBarrier) {
+    d += " of " + bytes_text(double(q.bytes));
+    if (q.kind == CollKind::kAlltoall) {
+      d += " to each rank";
+    } else if (per_rank_block(q.kind)) {
+      d += " per rank";
+    }
+  }
+  if (has_root(q.kind)) {
+    const bool to_root = q.kind == CollKind::kReduce || q.kind == CollKind::kGather;
+    d += (to_root ? " to root " : " from root ") + std::to_string(q.root);
+  }
+  d += " on " + std::to_string(q.ranks) + (q.ranks == 1 ? " rank" : " ranks");
+  if (is_reduction(q.kind)) d += q.noncommutative ? ", non-commutative op" : ", commutative op";
+  return d;
+}
+
+void print_model(const Query& q, const std::string& path, const coll::CostModel& file_model,
+                 const coll::CostModel& m) {
+  if (!path.empty()) {
+    std::printf("tuning: %s\n", path.c_str());
+  } else if (setting_value("WEFT_TUNING_FILE") != "auto") {
+    std::printf("tuning: built-in defaults (WEFT_TUNING_FILE names no readable file)\n");
+  } else {
+    const std::string where = coll::auto_tuning_path();
+    std::printf("tuning: built-in defaults (no %s; weft_tune writes it)\n",
+                where.empty() ? "tuning file" : where.c_str());
+  }
+  std::printf("model:  alpha %g us%s, beta %g ns/B, gamma %g ns/B, segment %s\n", m.alpha_us,
+              q.oversubscribed ? " (alpha_oversubscribed_us)" : "", m.beta_ns_per_byte,
+              m.gamma_ns_per_byte, bytes_text(double(m.segment_bytes)).c_str());
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (!q.oversubscribed && cores > 0 && q.ranks > cores) {
+    std::printf(
+        "        (%ld ranks on this node's %ld cores would be oversubscribed: add "
+        "--oversubscribed for alpha %g us)\n",
+        q.ranks, cores, file_model.alpha_oversubscribed_us);
+  }
+}
+
+int explain(const Query& q) {
+  std::vector<std::string> problems;
+  std::string path;
+  const coll::CostModel file_model = coll::configured_model(&path, &problems);
+  coll::Selector selector;
+  selector.set_model(coll::effective_model(file_model, q.oversubscribed));
+  coll::force_from_settings(&selector, &problems);
+  for (const std::string& p : problems) std::printf("warning: %s\n", p.c_str());
+
+  coll::RegularCall call;
+  call.kind = q.kind;
+  call.size = int(q.ranks);
+  call.root = int(q.root);
+  call.bytes = q.bytes;
+  call.commutative = !q.noncommutative;
+  call.segment_bytes = selector.model().segment_bytes;
+  const coll::CollArgs args = coll::regular_args(call);
+
+  std::printf("%s\n", describe(q).c_str());
+  print_model(q, path, file_model, selector.model());
+
+  std::vector<coll::Candidate> candidates = selector.candidates(args);
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const coll::Candidate& a, const coll::Candidate& b) {
+                     return a.accepts && (!b.accepts || a.seconds < b.seconds);
+                   });
+  const coll::Algorithm* chosen = selector.choose(args);
+  std::printf("\n   %-20s %10s  %6s  %10s  %10s\n", "algorithm", "predicted", "rounds", "moved",
+              "reduced");
+  for (const coll::Candidate& c : candidates) {
+    const char* mark = c.algorithm == chosen ? " * " : "   ";
+    if (!c.accepts) {
+      std::printf("%s%-20s cannot take the call: %s\n", mark, c.algorithm->name,
+                  coll::rejection_reason(*c.algorithm, args).c_str());
+      continue;
+    }
+    const coll::Cost cost = c.algorithm->cost(args);
+    std::printf("%s%-20s %10s  %6g  %10s  %10s\n", mark, c.algorithm->name,
+                seconds_text(c.seconds).c_str(), cost.rounds, bytes_text(cost.bytes).c_str(),
+                bytes_text(cost.reduced).c_str());
+  }
+
+  coll::Selector unforced;
+  unforced.set_model(selector.model());
+  const coll::Algorithm* by_model = unforced.choose(args);
+  const coll::Algorithm* forced = selector.forced(q.kind);
+  const std::string setting = coll::algorithm_setting(q.kind);
+  std::printf("\n");
+  if (forced != nullptr && forced == chosen) {
+    std::printf("chosen: %s, forced by %s=%s", chosen->name, setting.c_str(), forced->name);
+    if (by_model != chosen) std::printf(" (the model alone would choose %s)", by_model->name);
+    std::printf("\n");
+    return 0;
+  }
+  if (forced != nullptr) {
+    std::printf("%s=%s is set, but %s cannot take this call (%s), so the model chooses.\n",
+                setting.c_str(), forced->name, forced->name,
+                coll::rejection_reason(*forced, args).c_str());
+  }
+  std::printf("chosen: %s, the cheapest predicted of those that can take the call\n", chosen->name);
+  return 0;
+}
+
+}  // namespace
+
+int coll_main(int argc, char** argv) {
+  if (argc == 0 || (argc == 1 && std::strcmp(argv[0], "list") == 0)) return list_collectives();
+  if (std::strcmp(argv[0], "-h") == 0 || std::strcmp(argv[0], "--help") == 0) {
+    std::printf("%s", kUsage);
+    return 0;
+  }
+  Query q;
+  if (!coll::find_coll_kind(argv[0], &q.kind)) {
+    std::string names;
+    for (int k = 0; k < coll::kNumCollKinds; ++k)
+      names += std::string(k ? ", " : "") + coll::coll_name(CollKind(k));
+    std::fprintf(stderr, "weft_info: no collective '%s' (choose from: %s)\n", argv[0],
+                 names.c_str());
+    return 2;
+  }
+  bool have_root = false;
+  for (int i = 1; i < argc; ++i) {
+    const char* opt = argv[i];
+    const bool takes_value = std::strcmp(opt, "--ranks") == 0 || std::strcmp(opt, "--bytes") == 0 ||
+                             std::strcmp(opt, "--root") == 0;
+    if (takes_value && i + 1 >= argc) {
+      std::fprintf(stderr, "weft_info: %s needs a value\n%s", opt, kUsage);
+      return 2;
+    }
+    bool ok = true;
+    if (std::strcmp(opt, "--ranks") == 0) {
+      ok = parse_long(argv[++i], 1, 1L << 24, &q.ranks);
+    } else if (std::strcmp(opt, "--bytes") == 0) {
+      ok = q.have_bytes = parse_size(argv[++i], &q.bytes);
+    } else if (std::strcmp(opt, "--root") == 0) {
+      ok = have_root = parse_long(argv[++i], 0, 1L << 24, &q.root);
+    } else if (std::strcmp(opt, "--noncommutative") == 0) {
+      q.noncommutative = true;
+    } else if (std::strcmp(opt, "--oversubscribed") == 0) {
+      q.oversubscribed = true;
+    } else {
+      std::fprintf(stderr, "weft_info: unknown option '%s'\n%s", opt, kUsage);
+      return 2;
+    }
+    if (!ok) {
+      std::fprintf(stderr, "weft_info: invalid value '%s' for %s\n%s", argv[i], opt, kUsage);
+      return 2;
+    }
+  }
+  if (q.ranks == 0) {
+    std::fprintf(stderr, "weft_info: --coll %s needs --ranks N\n%s", argv[0], kUsage);
+    return 2;
+  }
+  if (!q.have_bytes && q.kind != CollKind::kBarrier) {
+    std::fprintf(stderr, "weft_info: --coll %s needs --bytes SIZE\n%s", argv[0], kUsage);
+    return 2;
+  }
+  if (q.root >= q.ranks) {
+    std::fprintf(stderr, "weft_info: --root %ld is not a rank of %ld\n", q.root, q.ranks);
+    return 2;
+  }
+  if (have_root && !has_root(q.kind))
+    std::printf("note: %s has no root; --root ignored\n", argv[0]);
+  if (q.noncommutative && !is_reduction(q.kind)) {
+    std::printf("note: %s reduces nothing; --noncommutative ignored\n", argv[0]);
+    q.noncommutative = false;
+  }
+  return explain(q);
+}
+
+}  // namespace weft::info

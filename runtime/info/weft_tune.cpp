@@ -1,0 +1,411 @@
+// weft_tune: measures the collective cost model on this machine (α, β, γ, a segment size) and
+// writes the tuning file MPI_Init reads. Run as `weftrun -n 2 weft_tune [-o FILE]`; run with more
+// ranks than cores to measure α when oversubscribed instead.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "coll/configure.hpp"
+#include "coll/tuning.hpp"
+#include "mpi.h"
+#include "runtime/info/tune_measure.hpp"
+
+namespace {
+
+using weft::coll::CostModel;
+namespace tune = weft::tune;
+
+constexpr const char* kUsage =
+    "usage: weftrun -n 2 weft_tune [-o FILE] [--force]\n"
+    "Measures latency (alpha), bandwidth (beta), reduction speed (gamma) and a pipelining\n"
+    "segment size between ranks 0 and 1, and writes them to FILE (default: the tuning file\n"
+    "WEFT_TUNING_FILE=auto reads). With more ranks than cores it measures only the latency\n"
+    "when oversubscribed (alpha_oversubscribed_us) and keeps the other values.\n"
+    "When other work disturbed the runs it writes nothing, unless --force.\n";
+
+constexpr double kSegmentShare = 0.8;  // segment: the smallest message at 80% of peak bandwidth
+constexpr size_t kMaxSegment = size_t(1) << 20;
+constexpr double kBusyRatio = 1.5;    // median over best beyond this: the machine was busy
+constexpr double kSlowAlphaUs = 100;  // beyond any interconnect: the ranks shared a core
+
+struct Options {
+  std::string output;
+  bool force = false;  // write even what a busy machine gave
+  bool help = false;
+  std::string error;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0) {
+      o.help = true;
+    } else if (std::strcmp(argv[i], "--force") == 0) {
+      o.force = true;
+    } else if (std::strcmp(argv[i], "-o") == 0 || std::strcmp(argv[i], "--output") == 0) {
+      if (i + 1 < argc) {
+        o.output = argv[++i];
+      } else {
+        o.error = std::string(argv[i]) + " needs a file name";
+      }
+    } else {
+      o.error = std::string("unknown argument '") + argv[i] + "'";
+    }
+  }
+  return o;
+}
+
+// Every rank's host name, on rank 0 (empty elsewhere).
+std::vector<std::string> gather_hosts(int rank, int size) {
+  constexpr int kName = 256;
+  std::vector<char> mine(kName, '\0'), all(rank == 0 ? size_t(size) * kName : 0);
+  gethostname(mine.data(), kName - 1);
+  MPI_Gather(mine.data(), kName, MPI_CHAR, all.data(), kName, MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<std::string> hosts;
+  for (size_t i = 0; i < all.size(); i += kName) hosts.emplace_back(&all[i]);
+  return hosts;
+}
+
+// Whether rank 0's node runs more ranks than it has cores: the runtime's rule for its model.
+bool node_oversubscribed(const std::vector<std::string>& hosts) {
+  long local = 0;
+  for (const std::string& h : hosts) local += h == hosts[0] ? 1 : 0;
+  return local > sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+std::string now_text() {
+  char text[64];
+  const std::time_t t = std::time(nullptr);
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&t));
+  return text;
+}
+
+std::string size_text(size_t bytes) {
+  char text[32];
+  if (bytes >= (size_t(1) << 20)) {
+    std::snprintf(text, sizeof text, "%zu MiB", bytes >> 20);
+  } else if (bytes >= 1024) {
+    std::snprintf(text, sizeof text, "%zu KiB", bytes >> 10);
+  } else {
+    std::snprintf(text, sizeof text, "%zu B", bytes);
+  }
+  return text;
+}
+
+// Creates every missing directory above `path`.
+bool make_parents(const std::string& path, std::string* error) {
+  for (size_t slash = path.find('/', 1); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    const std::string dir = path.substr(0, slash);
+    if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+      *error = "cannot create " + dir + ": " + std::strerror(errno);
+      return false;
+    }
+  }
+  return true;
+}
+
+// Writes through a temporary file and a rename, so a job starting meanwhile reads either the
+// old file or the new one.
+bool write_file(const std::string& path, const std::string& text, std::string* error) {
+  if (!make_parents(path, error)) return false;
+  const std::string temporary = path + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(temporary);
+    out << text;
+    if (!out.flush()) {
+      *error = "cannot write " + temporary + ": " + std::strerror(errno);
+      std::remove(temporary.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    *error = "cannot rename " + temporary + " to " + path + ": " + std::strerror(errno);
+    std::remove(temporary.c_str());
+    return false;
+  }
+  return true;
+}
+
+// The values this run does not measure come from the file it replaces, else the defaults.
+CostModel previous_model(const std::string& path, std::string* origin) {
+  CostModel model;
+  *origin = "the built-in default";
+  std::ifstream in(path);
+  if (!in) return model;
+  std::stringstream text;
+  text << in.rdbuf();
+  weft::Status s = weft::coll::parse_tuning(text.str(), path, &model);
+  if (!s.ok()) {
+    std::printf("warning: %s; not keeping anything from it\n", s.message.c_str());
+    return CostModel{};
+  }
+  *origin = path;
+  return model;
+}
+
+// Ranks 0 and 1: α, β and the segment size. Every value is the best run (the machine's speed
+// with nothing else in the way); a median far above it says other work got in the way.
+void measure_dedicated(CostModel* model, std::string* notes, bool* busy) {
+  char line[256];
+  tune::PingPong ping(1);
+  const tune::Timing small = ping.measure(8, 51, 0.0005);
+  model->alpha_us = small.min * 1e6;
+  *busy = small.median > kBusyRatio * small.min || model->alpha_us > kSlowAlphaUs;
+  std::printf(
+      "alpha_us           %8.3f   8 B ping-pong, half round trip: best of %d runs of %ld "
+      "(median %.3f)\n",
+      model->alpha_us, small.repetitions, small.round_trips, small.median * 1e6);
+  std::snprintf(line, sizeof line,
+                "# alpha_us: 8 B ping-pong half round trip, best of %d runs (median %.3g)\n",
+                small.repetitions, small.median * 1e6);
+  *notes += line;
+
+  std::printf("\nping-pong by size, half round trip (best and median of the runs):\n");
+  std::vector<tune::Timing> sweep;
+  double peak = 0;
+  for (size_t bytes = 1024; bytes <= tune::kMaxMessage; bytes *= 2) {
+    const tune::Timing t = ping.measure(bytes, 21, 0.001);
+    sweep.push_back(t);
+    peak = std::max(peak, double(bytes) / t.min);
+    *busy = *busy || t.median > kBusyRatio * t.min;
+    std::printf("  %8s  %10.2f us %7.2f GB/s   median %10.2f us %7.2f GB/s\n",
+                size_text(bytes).c_str(), t.min * 1e6, double(bytes) / t.min / 1e9, t.median * 1e6,
+                double(bytes) / t.median / 1e9);
+  }
+
+  // β: least-squares slope of time over size at 1, 2 and 4 MiB, so latency cancels.
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+  for (const tune::Timing& t : sweep) {
+    if (t.bytes < (size_t(1) << 20)) continue;
+    sx += double(t.bytes);
+    sy += t.min;
+    sxx += double(t.bytes) * double(t.bytes);
+    sxy += double(t.bytes) * t.min;
+    n += 1;
+  }
+  double beta = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  const char* how = "slope of the ping-pong time over 1, 2 and 4 MiB";
+  if (!(beta > 0)) {  // too noisy to see a slope: time over size at the largest message
+    beta = sweep.back().min / double(sweep.back().bytes);
+    how = "4 MiB ping-pong time over its size (the 1-4 MiB slope was not positive)";
+  }
+  model->beta_ns_per_byte = beta * 1e9;
+  std::printf("\nbeta_ns_per_byte   %8.4f   %s (%.2f GB/s)\n", model->beta_ns_per_byte, how,
+              1 / beta / 1e9);
+  std::snprintf(line, sizeof line, "# beta_ns_per_byte: %s (%.3g GB/s)\n", how, 1 / beta / 1e9);
+  *notes += line;
+
+  // segment: the smallest message that reaches kSegmentShare of the peak bandwidth. In the model
+  // a segment of s bytes runs at s/(α + sβ) of it, 80% from s = 4α/β on; measured rather than
+  // derived, since protocol switches (eager, rendezvous) bend the real curve.
+  size_t segment = sweep.back().bytes;
+  for (const tune::Timing& t : sweep) {
+    if (double(t.bytes) / t.min >= kSegmentShare * peak) {
+      segment = t.bytes;
+      break;
+    }
+  }
+  segment = std::min(segment, kMaxSegment);
+  model->segment_bytes = segment;
+  std::printf(
+      "segment_bytes      %8zu   smallest message reaching %.0f%% of the peak %.2f GB/s "
+      "(at most %s; 4*alpha/beta would say %.0f)\n",
+      segment, kSegmentShare * 100, peak / 1e9, size_text(kMaxSegment).c_str(),
+      4 * model->alpha_us * 1e3 / model->beta_ns_per_byte);
+  std::snprintf(line, sizeof line,
+                "# segment_bytes: smallest ping-pong message reaching %.0f%% of the peak %.3g "
+                "GB/s\n",
+                kSegmentShare * 100, peak / 1e9);
+  *notes += line;
+}
+
+// γ, on rank 0 alone while the others wait.
+void measure_reduction(CostModel* model, std::string* notes) {
+  constexpr size_t kBytes = size_t(4) << 20;
+  const double f = tune::reduce_seconds_per_byte(MPI_FLOAT, kBytes, 21) * 1e9;
+  const double d = tune::reduce_seconds_per_byte(MPI_DOUBLE, kBytes, 21) * 1e9;
+  model->gamma_ns_per_byte = (f + d) / 2;
+  std::printf(
+      "gamma_ns_per_byte  %8.4f   MPI_Reduce_local MPI_SUM over 4 MiB, best of 21: "
+      "float %.4f, double %.4f (their mean)\n",
+      model->gamma_ns_per_byte, f, d);
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "# gamma_ns_per_byte: MPI_Reduce_local MPI_SUM over 4 MiB on rank 0, mean of "
+                "float %.3g and double %.3g\n",
+                f, d);
+  *notes += line;
+}
+
+// Every rank at once, in pairs (0,1), (2,3), ...: α while the ranks outnumber the cores. All
+// pairs start together and do the same work, so they contend throughout. Each pair's median
+// (contention is what is measured, so not its best run), averaged over the pairs on rank 0.
+// A last odd rank sits out.
+double measure_oversubscribed(int rank, int size) {
+  double mine = -1;
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank % 2 == 1) {
+    tune::serve(rank - 1);
+  } else if (rank + 1 < size) {
+    tune::PingPong ping(rank + 1);
+    mine = ping.measure_runs(8, 15, 100).median;
+  }
+  std::vector<double> all(static_cast<size_t>(size));
+  MPI_Gather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  std::vector<double> pairs;
+  for (double t : all)
+    if (t >= 0) pairs.push_back(t);
+  if (rank == 0) {
+    std::printf("8 B ping-pong, half round trip, median per pair:");
+    for (double t : pairs) std::printf(" %.2f", t * 1e6);
+    std::printf(" us\n");
+  }
+  double sum = 0;
+  for (double t : pairs) sum += t;
+  return pairs.empty() ? 0 : sum / double(pairs.size());
+}
+
+// The file: a header saying when, where and how, the notes, then the values.
+bool write_tuning(const std::string& path, const std::string& hosts, int size,
+                  const std::string& notes, const CostModel& model) {
+  char where[512];
+  std::snprintf(where, sizeof where, "# measured on %s with %d ranks, %ld cores online",
+                hosts.c_str(), size, sysconf(_SC_NPROCESSORS_ONLN));
+  std::string measured = where;
+  if (double load = 0; getloadavg(&load, 1) == 1) {
+    std::snprintf(where, sizeof where, ", load average %.2f", load);
+    measured += where;
+  }
+  const std::string text = "# Weft collective tuning, written by weft_tune on " + now_text() +
+                           "\n" + measured + "\n" + notes + weft::coll::format_tuning(model);
+  std::string error;
+  if (!write_file(path, text, &error)) {
+    std::fprintf(stderr, "weft_tune: %s\n", error.c_str());
+    return false;
+  }
+  std::printf("\nwrote %s\n", path.c_str());
+  const char* setting = std::getenv("WEFT_TUNING_FILE");
+  if (setting != nullptr && std::strcmp(setting, "auto") != 0 && path != setting) {
+    std::printf("note: WEFT_TUNING_FILE=%s is set, so jobs read that file, not this one\n",
+                setting);
+  }
+  return true;
+}
+
+// Rank 0's part of a run on dedicated cores. Returns the exit status.
+int lead(const std::string& path, const std::string& hosts, int size, bool force) {
+  std::string origin, notes;
+  CostModel model = previous_model(path, &origin);
+  bool busy = false;
+  measure_dedicated(&model, &notes, &busy);
+  measure_reduction(&model, &notes);
+  std::printf(
+      "alpha_oversubscribed_us %.3f   not measured: %d ranks on %ld cores do not "
+      "oversubscribe (run weft_tune with more ranks than cores for it); kept from %s\n",
+      model.alpha_oversubscribed_us, size, sysconf(_SC_NPROCESSORS_ONLN), origin.c_str());
+  notes += "# alpha_oversubscribed_us: not measured (ranks did not outnumber cores); kept from " +
+           origin + "\n";
+  if (busy) {
+    std::printf(
+        "\nOther work disturbed the runs: some medians are over %.1fx the best run, or alpha is "
+        "over %.0f us\n(two ranks spinning on one core pay a whole WEFT_SPIN_US per message). "
+        "Rerun on a quiet machine%s.\n",
+        kBusyRatio, kSlowAlphaUs, force ? "; writing anyway (--force)" : ", or pass --force");
+    if (!force) {
+      std::printf("nothing written\n");
+      return 1;
+    }
+    notes += "# written with --force although other work disturbed the runs\n";
+  }
+  return write_tuning(path, hosts, size, notes, model) ? 0 : 1;
+}
+
+// Every rank, oversubscribed: only alpha_oversubscribed_us is measured.
+int lead_oversubscribed(int rank, int size, const std::string& path, const std::string& hosts) {
+  std::string origin;
+  CostModel model;
+  if (rank == 0) model = previous_model(path, &origin);
+  const double alpha = measure_oversubscribed(rank, size);
+  if (rank != 0) return 0;
+  model.alpha_oversubscribed_us = alpha * 1e6;
+  std::printf("alpha_oversubscribed_us %.3f   mean over the pairs\n",
+              model.alpha_oversubscribed_us);
+  std::printf(
+      "not measured, since oversubscription would distort them: alpha_us, "
+      "beta_ns_per_byte, gamma_ns_per_byte, segment_bytes; kept from %s\n",
+      origin.c_str());
+  const std::string notes =
+      "# alpha_oversubscribed_us: 8 B ping-pong half round trip with every rank busy in pairs, "
+      "mean over the pairs of each pair's median\n"
+      "# the other values are not measured while oversubscribed: kept from " +
+      origin + "\n";
+  return write_tuning(path, hosts, size, notes, model) ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const Options options = parse(argc, argv);
+  if (options.help || !options.error.empty() || size < 2) {
+    if (rank == 0 && options.help) std::printf("%s", kUsage);
+    if (rank == 0 && !options.error.empty()) {
+      std::fprintf(stderr, "weft_tune: %s\n%s", options.error.c_str(), kUsage);
+    } else if (rank == 0 && !options.help) {
+      std::fprintf(stderr,
+                   "weft_tune: needs at least 2 ranks to time messages between them; run it as "
+                   "`weftrun -n 2 weft_tune`\n");
+    }
+    std::fflush(stdout);
+    MPI_Finalize();
+    return rank != 0 || options.help ? 0 : options.error.empty() ? 1 : 2;
+  }
+  const std::string path = options.output.empty() ? weft::coll::auto_tuning_path() : options.output;
+  // Rank 0 decides: {oversubscribed, somewhere to write}.
+  const std::vector<std::string> all_hosts = gather_hosts(rank, size);
+  int plan[2] = {rank == 0 && node_oversubscribed(all_hosts) ? 1 : 0, path.empty() ? 0 : 1};
+  MPI_Bcast(plan, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  if (plan[1] == 0) {
+    if (rank == 0) {
+      std::fprintf(stderr, "weft_tune: neither XDG_CONFIG_HOME nor HOME is set: pass -o FILE\n");
+    }
+    MPI_Finalize();
+    return rank == 0 ? 2 : 0;
+  }
+  // Where ranks 0 and 1 run, for the header.
+  std::string hosts;
+  if (rank == 0) {
+    hosts = all_hosts[0] == all_hosts[1] ? all_hosts[0] : all_hosts[0] + " and " + all_hosts[1];
+    std::printf("weft_tune: %d ranks, ranks 0 and 1 on %s, %ld cores online%s\n\n", size,
+                hosts.c_str(), sysconf(_SC_NPROCESSORS_ONLN),
+                plan[0] ? ": oversubscribed, measuring alpha_oversubscribed_us only" : "");
+  }
+
+  int status = 0;
+  if (plan[0] != 0) {
+    status = lead_oversubscribed(rank, size, path, hosts);
+  } else if (rank == 0) {
+    status = lead(path, hosts, size, options.force);
+  } else if (rank == 1) {
+    tune::serve(0);
+  }
+  // Rank 0 alone reports failure, once everything it printed is out.
+  std::fflush(stdout);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+  return rank == 0 ? status : 0;
+}
