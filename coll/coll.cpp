@@ -36,11 +36,13 @@ void CollOp::prepare(Comm& comm, const CallSpec& spec) {
     executor_.plan(schedule_);
   }
   channel_.bind(&comm, comm.coll_seq++);
+  comm_ = &comm;
   stage_.resize(spec_.stage_recv_bytes);
 }
 
 void CollOp::start() {
   finished_ = false;
+  ++comm_->ops_in_flight;
   Binding binding = spec_.binding;
   if (!stage_.empty()) {
     std::memcpy(stage_.data(), binding.recv, stage_.size());
@@ -60,6 +62,7 @@ unsigned CollOp::advance() {
 
 void CollOp::finish() {
   finished_ = true;
+  world().comms.op_done(comm_);
   if (report_ != nullptr) {
     report_->error_class = executor_.status().error_class;
     report_->done = true;

@@ -48,6 +48,7 @@ class CollOp final : public Activity {
   Schedule schedule_;
   Executor executor_;
   CommChannel channel_;
+  Comm* comm_ = nullptr;  // kept alive while this runs (CommTable::retire)
   std::vector<unsigned char> stage_;
   Completion* report_ = nullptr;
   bool finished_ = true;

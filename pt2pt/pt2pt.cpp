@@ -12,12 +12,13 @@ Status post_send(const Comm& comm, uint32_t context, const void* buf, size_t byt
   World& w = world();
   const int peer = comm.world_ranks[size_t(dest)];
   if (!w.transport->connected(peer)) WEFT_TRY(connect_peer(peer));
-  const uint64_t bits = match_bits::make_send(context, comm.rank, tag);
+  const uint64_t bits = match_bits::make_send(context, comm.rank, tag, comm.internal);
   return w.transport->isend(peer, buf, bytes, bits, sync, c);
 }
 
-Status post_recv(uint32_t context, void* buf, size_t bytes, int source, int tag, Completion* c) {
-  const match_bits::RecvMatch m = match_bits::make_recv(context, source, tag);
+Status post_recv(const Comm& comm, uint32_t context, void* buf, size_t bytes, int source, int tag,
+                 Completion* c) {
+  const match_bits::RecvMatch m = match_bits::make_recv(context, source, tag, comm.internal);
   return world().transport->irecv(buf, bytes, m.bits, m.mask, c);
 }
 
@@ -45,7 +46,7 @@ Status start_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag
     return Status::success();
   }
   r->kind = WeftRequestKind::kRecv;
-  return post_recv(comm.context, buf, bytes, source, tag, &r->completion);
+  return post_recv(comm, comm.context, buf, bytes, source, tag, &r->completion);
 }
 
 Status start_coll_send(const Comm& comm, const void* buf, size_t bytes, int dest, int tag,
@@ -55,7 +56,7 @@ Status start_coll_send(const Comm& comm, const void* buf, size_t bytes, int dest
 
 Status start_coll_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag,
                        Completion* c) {
-  return post_recv(comm.coll_context(), buf, bytes, source, tag, c);
+  return post_recv(comm, comm.coll_context(), buf, bytes, source, tag, c);
 }
 
 Status probe(const Comm& comm, int source, int tag, bool blocking, int* flag, MPI_Status* status) {

@@ -1,12 +1,13 @@
 // The communicator table and its predefined entries.
 #include "runtime/comm.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 namespace weft {
 
 void CommTable::init_predefined(int world_rank, int world_size) {
-  comms_.clear();
+  clear();
   comms_.resize(3);
   auto world = std::make_unique<Comm>();
   world->handle = MPI_COMM_WORLD;
@@ -26,6 +27,45 @@ void CommTable::init_predefined(int world_rank, int world_size) {
   self->world_ranks = {world_rank};
   self->context = 2;
   comms_[MPI_COMM_SELF] = std::move(self);
+}
+
+void CommTable::clear() {
+  comms_.clear();
+  retired_.clear();
+  context_ids_ = ContextIds();
+}
+
+MPI_Comm CommTable::add(std::unique_ptr<Comm> comm) {
+  size_t slot = MPI_COMM_SELF + 1;
+  while (slot < comms_.size() && comms_[slot] != nullptr) ++slot;
+  if (slot == comms_.size()) comms_.emplace_back();
+  comm->handle = MPI_Comm(slot);
+  comms_[slot] = std::move(comm);
+  return MPI_Comm(slot);
+}
+
+void CommTable::retire(MPI_Comm handle) {
+  std::unique_ptr<Comm> comm = std::move(comms_[size_t(handle)]);
+  comm->handle = MPI_COMM_NULL;
+  if (comm->ops_in_flight > 0) {
+    retired_.push_back(std::move(comm));
+  } else {
+    destroy(std::move(comm));
+  }
+}
+
+void CommTable::op_done(Comm* comm) {
+  if (--comm->ops_in_flight > 0 || comm->handle != MPI_COMM_NULL) return;
+  const auto it = std::find_if(retired_.begin(), retired_.end(),
+                               [comm](const std::unique_ptr<Comm>& c) { return c.get() == comm; });
+  if (it == retired_.end()) return;
+  std::unique_ptr<Comm> done = std::move(*it);
+  retired_.erase(it);
+  destroy(std::move(done));
+}
+
+void CommTable::destroy(std::unique_ptr<Comm> comm) {
+  if (!comm->internal) context_ids_.release(comm->context / 2);
 }
 
 Status lookup_comm(CommTable& table, MPI_Comm handle, const char* arg, Comm** out) {

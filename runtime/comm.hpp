@@ -1,5 +1,6 @@
-// Communicators: rank, size, the world ranks behind them, context ids and error handler.
-// For now MPI_COMM_WORLD and MPI_COMM_SELF; communicator creation extends the table.
+// Communicators: rank, size, the world ranks behind them, context ids and error handler, and
+// the table of live communicators. A freed communicator with collectives still in flight lives
+// on (unreachable by its handle) until they finish; then its context ids are released.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "mpi.h"
+#include "runtime/context_ids.hpp"
 #include "runtime/status.hpp"
 
 namespace weft {
@@ -18,23 +20,42 @@ struct Comm {
   int size = 0;
   std::vector<int> world_ranks;  // communicator rank -> world rank
   uint32_t context = 0;          // point-to-point context id; context + 1 carries collectives
+  // Traffic carries the internal bit: the temporary communicators MPI_Comm_create_group agrees
+  // on its context with, which share their parent's context id.
+  bool internal = false;
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   uint32_t coll_seq = 0;  // collectives started so far; tags each one's messages
+  int ops_in_flight = 0;  // collectives running on it (they keep a freed communicator alive)
 
   uint32_t coll_context() const { return context + 1; }
+  // How messages name it: its name, else "communicator <handle>".
+  std::string display_name() const {
+    return name.empty() ? "communicator " + std::to_string(handle) : name;
+  }
 };
 
 class CommTable {
  public:
   void init_predefined(int world_rank, int world_size);
-  void clear() { comms_.clear(); }
+  void clear();
   // The communicator behind a handle, or nullptr if the handle is not a live communicator.
   Comm* find(MPI_Comm handle) {
     return (handle > 0 && size_t(handle) < comms_.size()) ? comms_[size_t(handle)].get() : nullptr;
   }
+  // Registers a new communicator (its context pair already taken); returns its handle.
+  MPI_Comm add(std::unique_ptr<Comm> comm);
+  // MPI_Comm_free's part: the handle goes; the communicator too, or once its collectives end.
+  void retire(MPI_Comm handle);
+  // A collective on `comm` has ended: release a retired communicator nobody uses any more.
+  void op_done(Comm* comm);
+
+  ContextIds& context_ids() { return context_ids_; }
 
  private:
-  std::vector<std::unique_ptr<Comm>> comms_;
+  void destroy(std::unique_ptr<Comm> comm);
+  std::vector<std::unique_ptr<Comm>> comms_;    // by handle; null: a free slot
+  std::vector<std::unique_ptr<Comm>> retired_;  // freed, collectives still running
+  ContextIds context_ids_;
 };
 
 // The communicator for `handle` or MPI_ERR_COMM naming `arg` and the value.

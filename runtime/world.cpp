@@ -60,6 +60,7 @@ Status world_init(int required, int* provided) {
   for (const std::string& p : problems)
     if (job.rank == 0) std::fprintf(stderr, "weft: warning: %s\n", p.c_str());
   w.comms.init_predefined(job.rank, job.size);
+  w.groups.init_predefined();
   w.phase = Phase::kRunning;
   on_exit(check_finalized_at_exit, nullptr);
   return Status::success();
@@ -79,6 +80,7 @@ Status world_finalize() {
   Status flushed = w.transport->flush();
   Status fenced = w.kvs->fence([&] { w.progress.poll(); });
   w.comms.clear();
+  w.groups.clear();
   w.transport.reset();
   Status done = w.kvs->finalize();
   w.kvs.reset();

@@ -7,6 +7,7 @@
 #include "coll/select.hpp"
 #include "pt2pt/transport.hpp"
 #include "runtime/comm.hpp"
+#include "runtime/group.hpp"
 #include "runtime/kvs.hpp"
 #include "runtime/op.hpp"
 #include "runtime/progress.hpp"
@@ -25,6 +26,7 @@ struct World {
   RequestPool requests;
   Progress progress;
   CommTable comms;
+  GroupTable groups;
   OpTable ops;
   coll::Selector selector;
 };

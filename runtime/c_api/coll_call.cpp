@@ -59,7 +59,7 @@ Status check_side(const void* buf, int count, MPI_Datatype type, const char* buf
 
 Status check_root(const Comm& c, int root) {
   if (root >= 0 && root < c.size) return Status::success();
-  return Status::error(MPI_ERR_ROOT, "invalid root=" + std::to_string(root) + " (" + c.name +
+  return Status::error(MPI_ERR_ROOT, "invalid root=" + std::to_string(root) + " (" + c.display_name() +
                                          " has " + std::to_string(c.size) + " ranks)");
 }
 

@@ -47,7 +47,7 @@ Status check_buffer(const void* buf, int count, const char* arg) {
 namespace {
 Status bad_rank(const Comm& comm, int rank, const char* arg) {
   return Status::error(MPI_ERR_RANK, std::string("invalid rank ") + arg + "=" +
-                                         std::to_string(rank) + " (" + comm.name + " has " +
+                                         std::to_string(rank) + " (" + comm.display_name() + " has " +
                                          std::to_string(comm.size) + " ranks)");
 }
 }  // namespace

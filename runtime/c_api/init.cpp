@@ -69,7 +69,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode) {
   std::fflush(nullptr);
   if (world().phase != weft::Phase::kRunning) _exit(errorcode);
   const weft::Comm* c = world().comms.find(comm);
-  const std::string message = "MPI_Abort(" + (c ? c->name : std::to_string(comm)) + ", " +
+  const std::string message = "MPI_Abort(" + (c ? c->display_name() : std::to_string(comm)) + ", " +
                               std::to_string(errorcode) + ") called";
   world().kvs->abort(errorcode, message);
   _exit(errorcode);

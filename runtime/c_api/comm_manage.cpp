@@ -1,0 +1,211 @@
+// Communicator management: dup, split, split_type, create, create_group, free, compare, group,
+// names and the inter-communicator test (Weft has intra-communicators only).
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "pt2pt/match_bits.hpp"
+#include "runtime/c_api/guard.hpp"
+#include "runtime/comm_create.hpp"
+
+using weft::Comm;
+using weft::GroupRef;
+using weft::Status;
+using weft::world;
+namespace capi = weft::capi;
+namespace groups = weft::groups;
+
+namespace {
+
+Status comm_arg(MPI_Comm comm, const char* arg, Comm** out) {
+  return weft::lookup_comm(world().comms, comm, arg, out);
+}
+
+// A group for MPI_Comm_create(_group): valid, and drawn from `parent`'s ranks.
+Status subgroup_arg(const Comm& parent, MPI_Group group, GroupRef* out) {
+  WEFT_TRY(weft::lookup_group(world().groups, group, "group", out));
+  for (int w : **out) {
+    if (groups::rank_of(parent.world_ranks, w) == MPI_UNDEFINED) {
+      return Status::error(MPI_ERR_GROUP, "group holds world rank " + std::to_string(w) +
+                                              ", which is not in " + parent.display_name());
+    }
+  }
+  return Status::success();
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_dup";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
+  return capi::report(comm, fn, weft::comm_dup(*c, newcomm));
+}
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info, MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_dup_with_info";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
+  return capi::report(comm, fn, weft::comm_dup(*c, newcomm));
+}
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Comm_idup";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
+  WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
+  weft::Request* r = nullptr;
+  WEFT_CHECK(comm, fn, weft::start_comm_idup(*c, newcomm, &r));
+  *request = r;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_split";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
+  if (color < 0 && color != MPI_UNDEFINED) {
+    return capi::report(comm, fn, Status::error(MPI_ERR_ARG, "invalid color=" +
+                                                                 std::to_string(color) +
+                                                                 " (must be >= 0 or MPI_UNDEFINED)"));
+  }
+  return capi::report(comm, fn, weft::comm_split(*c, color, key, newcomm));
+}
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_split_type";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
+  if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
+    return capi::report(comm, fn,
+                        Status::error(MPI_ERR_ARG, "invalid split_type=" + std::to_string(split_type) +
+                                                       " (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)"));
+  }
+  return capi::report(comm, fn, weft::comm_split_type(*c, split_type, key, newcomm));
+}
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_create";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  GroupRef g;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, subgroup_arg(*c, group, &g));
+  WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
+  return capi::report(comm, fn, weft::comm_create(*c, *g, newcomm));
+}
+
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_create_group";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  GroupRef g;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, subgroup_arg(*c, group, &g));
+  WEFT_CHECK(comm, fn, capi::check_send_tag(tag, "tag"));
+  WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
+  if (groups::rank_of(*g, world().comms.find(MPI_COMM_WORLD)->rank) == MPI_UNDEFINED) {
+    return capi::report(comm, fn, Status::error(MPI_ERR_GROUP,
+                                                "the calling process is not in group (only its "
+                                                "members call MPI_Comm_create_group)"));
+  }
+  return capi::report(comm, fn, weft::comm_create_group(*c, *g, tag, newcomm));
+}
+
+int PMPI_Comm_free(MPI_Comm* comm) {
+  constexpr const char* fn = "MPI_Comm_free";
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(comm, "comm"));
+  Comm* c = nullptr;
+  WEFT_CHECK(*comm, fn, comm_arg(*comm, "comm", &c));
+  if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF) {
+    return capi::report(*comm, fn, Status::error(MPI_ERR_COMM, "cannot free the predefined " +
+                                                                   c->display_name()));
+  }
+  world().comms.retire(*comm);
+  *comm = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
+  constexpr const char* fn = "MPI_Comm_compare";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm *a = nullptr, *b = nullptr;
+  WEFT_CHECK(comm1, fn, comm_arg(comm1, "comm1", &a));
+  WEFT_CHECK(comm1, fn, comm_arg(comm2, "comm2", &b));
+  WEFT_CHECK(comm1, fn, capi::check_not_null(result, "result"));
+  const int groups_relation = groups::compare(a->world_ranks, b->world_ranks);
+  *result = a == b ? MPI_IDENT : groups_relation == MPI_IDENT ? MPI_CONGRUENT : groups_relation;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
+  constexpr const char* fn = "MPI_Comm_group";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(group, "group"));
+  *group = world().groups.add(std::make_shared<const groups::Members>(c->world_ranks));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
+  constexpr const char* fn = "MPI_Comm_test_inter";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(flag, "flag"));
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_set_name(MPI_Comm comm, const char* name) {
+  constexpr const char* fn = "MPI_Comm_set_name";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(name, "name"));
+  c->name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
+  constexpr const char* fn = "MPI_Comm_get_name";
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(name, "name"));
+  WEFT_CHECK(comm, fn, capi::check_not_null(resultlen, "resultlen"));
+  std::memcpy(name, c->name.c_str(), c->name.size() + 1);
+  *resultlen = int(c->name.size());
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Comm_dup)
+WEFT_MPI_ALIAS(MPI_Comm_dup_with_info)
+WEFT_MPI_ALIAS(MPI_Comm_idup)
+WEFT_MPI_ALIAS(MPI_Comm_split)
+WEFT_MPI_ALIAS(MPI_Comm_split_type)
+WEFT_MPI_ALIAS(MPI_Comm_create)
+WEFT_MPI_ALIAS(MPI_Comm_create_group)
+WEFT_MPI_ALIAS(MPI_Comm_free)
+WEFT_MPI_ALIAS(MPI_Comm_compare)
+WEFT_MPI_ALIAS(MPI_Comm_group)
+WEFT_MPI_ALIAS(MPI_Comm_test_inter)
+WEFT_MPI_ALIAS(MPI_Comm_set_name)
+WEFT_MPI_ALIAS(MPI_Comm_get_name)

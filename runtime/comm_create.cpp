@@ -1,0 +1,140 @@
+// Communicator construction over a parent, with the internal collectives it needs.
+#include "runtime/comm_create.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "coll/coll.hpp"
+#include "coll/regular_call.hpp"
+#include "runtime/world.hpp"
+
+namespace weft {
+namespace {
+
+// Bitwise AND of `n` words over `comm`, in place.
+Status allreduce_and(Comm& comm, uint64_t* words, size_t n) {
+  coll::CallSpec spec = bitwise_and_call(words, n);
+  return coll::run_blocking(comm, spec);
+}
+
+// Every rank's `bytes` of `mine`, in rank order, into `all`.
+Status allgather(Comm& comm, const void* mine, size_t bytes, void* all) {
+  coll::CallSpec spec;
+  spec.args.kind = coll::CollKind::kAllgather;
+  spec.args.blocks = coll::packed_blocks(comm.size, bytes);
+  spec.binding.send = mine;
+  spec.binding.recv = all;
+  return coll::run_blocking(comm, spec);
+}
+
+// The communicator for `members` on a newly agreed context, or MPI_COMM_NULL for a non-member.
+Status build(Comm& parent, const groups::Members& members, MPI_Comm* out) {
+  const bool member = groups::rank_of(members, my_world_rank()) != MPI_UNDEFINED;
+  uint32_t pair = 0;
+  WEFT_TRY(agree_context(parent, member, &pair));
+  *out = member ? register_comm(members, pair, parent.errhandler) : MPI_COMM_NULL;
+  return Status::success();
+}
+
+}  // namespace
+
+coll::CallSpec bitwise_and_call(uint64_t* words, size_t n) {
+  coll::CallSpec spec;
+  spec.args.kind = coll::CollKind::kAllreduce;
+  spec.args.bytes = n * sizeof(uint64_t);
+  spec.args.elem_size = sizeof(uint64_t);
+  spec.args.in_place = true;
+  // MPI_BAND is defined on MPI_UINT64_T: binding cannot fail.
+  (void)world().ops.bind(MPI_BAND, MPI_UINT64_T, sizeof(uint64_t), &spec.reduction);
+  spec.binding.send = spec.binding.recv = words;
+  return spec;
+}
+
+int my_world_rank() { return world().comms.find(MPI_COMM_WORLD)->rank; }
+
+Status agree_context(Comm& comm, bool member, uint32_t* pair) {
+  ContextIds& ids = world().comms.context_ids();
+  uint64_t mask[ContextIds::kWindowWords];
+  for (uint32_t window = 0; window < ContextIds::kPairs / ContextIds::kWindowPairs; ++window) {
+    ids.free_mask(window, mask);
+    WEFT_TRY(allreduce_and(comm, mask, ContextIds::kWindowWords));
+    const int64_t found = lowest_free(window, mask);
+    if (found < 0) continue;
+    *pair = uint32_t(found);
+    if (member) ids.take(*pair);
+    return Status::success();
+  }
+  return Status::error(MPI_ERR_INTERN, "out of communicator context ids (" +
+                                           std::to_string(ContextIds::kPairs) +
+                                           " communicators exist; free some with MPI_Comm_free)");
+}
+
+MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhandler errhandler) {
+  auto c = std::make_unique<Comm>();
+  c->world_ranks = members;
+  c->size = int(members.size());
+  c->rank = groups::rank_of(members, my_world_rank());
+  c->context = 2 * pair;
+  c->errhandler = errhandler;
+  return world().comms.add(std::move(c));
+}
+
+Status comm_dup(Comm& parent, MPI_Comm* out) { return build(parent, parent.world_ranks, out); }
+
+Status comm_split(Comm& parent, int color, int key, MPI_Comm* out) {
+  const int mine[2] = {color, key};
+  std::vector<int> all(2 * size_t(parent.size));
+  WEFT_TRY(allgather(parent, mine, sizeof mine, all.data()));
+  std::vector<std::pair<int, int>> chosen;  // (key, parent rank) of the ranks with my color
+  if (color != MPI_UNDEFINED) {
+    for (int r = 0; r < parent.size; ++r)
+      if (all[2 * size_t(r)] == color) chosen.emplace_back(all[2 * size_t(r) + 1], r);
+  }
+  std::stable_sort(chosen.begin(), chosen.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  groups::Members members;
+  for (const auto& [k, r] : chosen) members.push_back(parent.world_ranks[size_t(r)]);
+  uint32_t pair = 0;
+  WEFT_TRY(agree_context(parent, color != MPI_UNDEFINED, &pair));
+  *out = color == MPI_UNDEFINED ? MPI_COMM_NULL : register_comm(members, pair, parent.errhandler);
+  return Status::success();
+}
+
+Status comm_split_type(Comm& parent, int split_type, int key, MPI_Comm* out) {
+  // Host names, gathered so that each rank can find the first rank on its node: the color.
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  gethostname(host, sizeof host - 1);
+  std::vector<char> hosts(size_t(parent.size) * sizeof host);
+  WEFT_TRY(allgather(parent, host, sizeof host, hosts.data()));
+  int color = MPI_UNDEFINED;
+  if (split_type == MPI_COMM_TYPE_SHARED) {
+    for (int r = 0; r < parent.size && color == MPI_UNDEFINED; ++r)
+      if (std::strcmp(&hosts[size_t(r) * sizeof host], host) == 0) color = r;
+  }
+  return comm_split(parent, color, key, out);
+}
+
+Status comm_create(Comm& parent, const groups::Members& group, MPI_Comm* out) {
+  return build(parent, group, out);
+}
+
+Status comm_create_group(Comm& parent, const groups::Members& group, int tag, MPI_Comm* out) {
+  // The members agree among themselves on a temporary communicator that shares the parent's
+  // context with the internal bit set; `tag` offsets its collective sequence numbers.
+  Comm members;
+  members.world_ranks = group;
+  members.size = int(group.size());
+  members.rank = groups::rank_of(group, my_world_rank());
+  members.context = parent.context;
+  members.internal = true;
+  members.coll_seq = (uint32_t(tag) << 6) & (kIdupSeqBit - 1);
+  members.name = "the group of MPI_Comm_create_group";
+  uint32_t pair = 0;
+  WEFT_TRY(agree_context(members, true, &pair));
+  *out = register_comm(group, pair, parent.errhandler);
+  return Status::success();
+}
+
+}  // namespace weft

@@ -1,0 +1,43 @@
+// Creating communicators, collectively over a parent: the members agree on a context pair (see
+// runtime/context_ids.hpp) and each builds the same ordered list of world ranks.
+#pragma once
+#include "coll/coll.hpp"
+#include "runtime/comm.hpp"
+#include "runtime/group_ops.hpp"
+
+namespace weft {
+
+// MPI_Comm_dup's work: the same ranks in the same order, a new context.
+Status comm_dup(Comm& parent, MPI_Comm* out);
+// MPI_Comm_split: ranks with the same color, ordered by (key, rank in parent); MPI_UNDEFINED
+// gives MPI_COMM_NULL.
+Status comm_split(Comm& parent, int color, int key, MPI_Comm* out);
+// MPI_Comm_split_type: MPI_COMM_TYPE_SHARED groups the ranks on one node (same host name).
+Status comm_split_type(Comm& parent, int split_type, int key, MPI_Comm* out);
+// MPI_Comm_create: collective over `parent`; the members of `group` (disjoint groups allowed
+// across processes) get a communicator, the others MPI_COMM_NULL.
+Status comm_create(Comm& parent, const groups::Members& group, MPI_Comm* out);
+// MPI_Comm_create_group: collective over the members of `group` only; `tag` keeps concurrent
+// calls on one parent apart.
+Status comm_create_group(Comm& parent, const groups::Members& group, int tag, MPI_Comm* out);
+
+// The context pair every member of `comm` has free, taken locally when `member` (collective
+// over `comm`).
+Status agree_context(Comm& comm, bool member, uint32_t* pair);
+// Registers the communicator of `members` (this process among them) on context `pair`.
+MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhandler errhandler);
+
+// MPI_Comm_idup (runtime/comm_idup.cpp): *out becomes a request that completes once the new
+// communicator's handle is in *newcomm.
+Status start_comm_idup(Comm& parent, MPI_Comm* newcomm, Request** out);
+
+// The allreduce (in place) of `n` words with MPI_BAND on MPI_UINT64_T.
+coll::CallSpec bitwise_and_call(uint64_t* words, size_t n);
+int my_world_rank();
+
+// Collectives among temporary communicators that share their parent's context (internal bit
+// set): MPI_Comm_create_group numbers them from its tag, MPI_Comm_idup from its own sequence
+// number with this bit set, so the two never meet.
+inline constexpr uint32_t kIdupSeqBit = uint32_t{1} << 20;
+
+}  // namespace weft
