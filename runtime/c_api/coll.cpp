@@ -1,5 +1,5 @@
-// Collective chapter, data movement: barrier, broadcast, gather(v), scatter(v), allgather(v) and
-// all-to-all(v/w), each in its blocking, nonblocking (MPI_I*) and persistent (MPI_*_init) form.
+// Collective chapter, rooted data movement and barrier: barrier, broadcast, gather(v) and
+// scatter(v), each in its blocking, nonblocking (MPI_I*) and persistent (MPI_*_init) form.
 #include <algorithm>
 
 #include "runtime/c_api/coll_call.hpp"
@@ -30,8 +30,9 @@ int bcast(const char* fn, void* buffer, int count, MPI_Datatype type, int root, 
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   CallSpec spec;
-  WEFT_CHECK(comm, fn, capi::check_side(buffer, count, type, "buffer", "count", "datatype", false,
-                                        &spec.args.bytes, &spec.args.elem_size));
+  WEFT_CHECK(comm, fn,
+             capi::check_side(buffer, count, type, "buffer", "count", "datatype", false,
+                              &spec.args.bytes, &spec.args.elem_size));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
   spec.args.kind = CollKind::kBcast;
   spec.args.root = root;
@@ -39,29 +40,31 @@ int bcast(const char* fn, void* buffer, int count, MPI_Datatype type, int root, 
   return capi::launch(fn, comm, *c, spec, form, request);
 }
 
-// MPI_Gather and MPI_Gatherv: `counts`/`displs` null for the regular form.
-int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-           void* recvbuf, int recvcount, const int* counts, const int* displs,
-           MPI_Datatype recvtype, int root, MPI_Comm comm, Form form, MPI_Request* request) {
+// MPI_Gather and MPI_Gatherv (`vector`; counts and displs matter at the root only).
+int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+           int recvcount, bool vector, const int* counts, const int* displs, MPI_Datatype recvtype,
+           int root, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  const bool is_root = c->rank == root, vector = counts != nullptr || displs != nullptr;
+  const bool is_root = c->rank == root;
   CallSpec spec;
   weft::coll::CollArgs& a = spec.args;
   a.kind = CollKind::kGather;
   a.root = root;
   size_t send_bytes = 0, elem = 1;
-  WEFT_CHECK(comm, fn, capi::check_side(sendbuf, sendcount, sendtype, "sendbuf", "sendcount",
-                                        "sendtype", is_root, &send_bytes, &elem));
+  WEFT_CHECK(comm, fn,
+             capi::check_side(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
+                              is_root, &send_bytes, &elem));
   a.elem_size = 1;
   if (is_root) {
     size_t recv_elem = 1;
     WEFT_CHECK(comm, fn, capi::element_size(recvtype, "recvtype", &recv_elem));
     if (vector) {
-      WEFT_CHECK(comm, fn, capi::vector_blocks(c->size, counts, displs, recv_elem, "recvcounts",
-                                               "displs", &a.blocks));
+      WEFT_CHECK(comm, fn,
+                 capi::vector_blocks(c->size, counts, displs, recv_elem, "recvcounts", "displs",
+                                     &a.blocks));
       a.uniform = false;
     } else {
       WEFT_CHECK(comm, fn, capi::check_count(recvcount, "recvcount"));
@@ -91,28 +94,30 @@ int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype send
   return capi::launch(fn, comm, *c, spec, form, request);
 }
 
-// MPI_Scatter and MPI_Scatterv: `counts`/`displs` null for the regular form.
-int scatter(const char* fn, const void* sendbuf, int sendcount, const int* counts,
+// MPI_Scatter and MPI_Scatterv (`vector`; counts and displs matter at the root only).
+int scatter(const char* fn, const void* sendbuf, int sendcount, bool vector, const int* counts,
             const int* displs, MPI_Datatype sendtype, void* recvbuf, int recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  const bool is_root = c->rank == root, vector = counts != nullptr || displs != nullptr;
+  const bool is_root = c->rank == root;
   CallSpec spec;
   weft::coll::CollArgs& a = spec.args;
   a.kind = CollKind::kScatter;
   a.root = root;
   size_t recv_bytes = 0, elem = 1;
-  WEFT_CHECK(comm, fn, capi::check_side(recvbuf, recvcount, recvtype, "recvbuf", "recvcount",
-                                        "recvtype", is_root, &recv_bytes, &elem));
+  WEFT_CHECK(comm, fn,
+             capi::check_side(recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype",
+                              is_root, &recv_bytes, &elem));
   if (is_root) {
     size_t send_elem = 1;
     WEFT_CHECK(comm, fn, capi::element_size(sendtype, "sendtype", &send_elem));
     if (vector) {
-      WEFT_CHECK(comm, fn, capi::vector_blocks(c->size, counts, displs, send_elem, "sendcounts",
-                                               "displs", &a.blocks));
+      WEFT_CHECK(comm, fn,
+                 capi::vector_blocks(c->size, counts, displs, send_elem, "sendcounts", "displs",
+                                     &a.blocks));
       a.uniform = false;
     } else {
       WEFT_CHECK(comm, fn, capi::check_count(sendcount, "sendcount"));
@@ -142,118 +147,6 @@ int scatter(const char* fn, const void* sendbuf, int sendcount, const int* count
   return capi::launch(fn, comm, *c, spec, form, request);
 }
 
-// MPI_Allgather and MPI_Allgatherv: `counts`/`displs` null for the regular form.
-int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-              void* recvbuf, int recvcount, const int* counts, const int* displs,
-              MPI_Datatype recvtype, MPI_Comm comm, Form form, MPI_Request* request) {
-  WEFT_REQUIRE_RUNNING(fn);
-  weft::Comm* c = nullptr;
-  WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
-  CallSpec spec;
-  weft::coll::CollArgs& a = spec.args;
-  a.kind = CollKind::kAllgather;
-  size_t send_bytes = 0, elem = 1, recv_elem = 1;
-  WEFT_CHECK(comm, fn, capi::check_side(sendbuf, sendcount, sendtype, "sendbuf", "sendcount",
-                                        "sendtype", true, &send_bytes, &elem));
-  WEFT_CHECK(comm, fn, capi::element_size(recvtype, "recvtype", &recv_elem));
-  if (counts != nullptr || displs != nullptr) {
-    WEFT_CHECK(comm, fn, capi::vector_blocks(c->size, counts, displs, recv_elem, "recvcounts",
-                                             "displs", &a.blocks));
-    a.uniform = false;
-  } else {
-    WEFT_CHECK(comm, fn, capi::check_count(recvcount, "recvcount"));
-    a.blocks = weft::coll::packed_blocks(c->size, size_t(recvcount) * recv_elem);
-  }
-  size_t total = 0;
-  for (const Block& b : a.blocks) total = std::max(total, b.offset + b.bytes);
-  WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, total, "recvbuf", false));
-  const Block own = a.blocks[size_t(c->rank)];
-  if (sendbuf == MPI_IN_PLACE) {
-    spec.binding.send = at(recvbuf, own.offset);
-  } else {
-    WEFT_CHECK(comm, fn, capi::check_same_bytes(send_bytes, own.bytes, "this rank's block"));
-    spec.binding.send = sendbuf;
-  }
-  spec.binding.recv = recvbuf;
-  return capi::launch(fn, comm, *c, spec, form, request);
-}
-
-// One side of an all-to-all: per-peer blocks from counts and displacements in elements
-// (alltoall/alltoallv) or in bytes with a type per peer (alltoallw, `types` non-null).
-Status alltoall_side(int n, const int* counts, const int* displs, const MPI_Datatype* types,
-                     MPI_Datatype type, const char* which, std::vector<Block>* out) {
-  const std::string counts_arg = std::string(which) + "counts";
-  const std::string displs_arg = std::string(which) + "displs";
-  const std::string type_arg = std::string(which) + "type" + (types ? "s" : "");
-  if (types == nullptr) {
-    size_t elem = 1;
-    WEFT_TRY(capi::element_size(type, type_arg.c_str(), &elem));
-    return capi::vector_blocks(n, counts, displs, elem, counts_arg.c_str(), displs_arg.c_str(),
-                               out);
-  }
-  WEFT_TRY(capi::vector_blocks(n, counts, displs, 1, counts_arg.c_str(), displs_arg.c_str(), out));
-  for (int i = 0; i < n; ++i) {  // alltoallw: counts in elements of types[i], displs in bytes
-    size_t elem = 1;
-    const std::string arg = type_arg + "[" + std::to_string(i) + "]";
-    WEFT_TRY(capi::element_size(types[i], arg.c_str(), &elem));
-    (*out)[size_t(i)].bytes *= elem;
-  }
-  return Status::success();
-}
-
-// MPI_Alltoall (counts null: `count` each, packed), MPI_Alltoallv and MPI_Alltoallw (types
-// non-null).
-int alltoall(const char* fn, const void* sendbuf, int sendcount, const int* sendcounts,
-             const int* sdispls, const MPI_Datatype* sendtypes, MPI_Datatype sendtype,
-             void* recvbuf, int recvcount, const int* recvcounts, const int* rdispls,
-             const MPI_Datatype* recvtypes, MPI_Datatype recvtype, MPI_Comm comm, Form form,
-             MPI_Request* request) {
-  WEFT_REQUIRE_RUNNING(fn);
-  weft::Comm* c = nullptr;
-  WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
-  CallSpec spec;
-  weft::coll::CollArgs& a = spec.args;
-  a.kind = CollKind::kAlltoall;
-  const bool regular = recvcounts == nullptr && rdispls == nullptr && recvtypes == nullptr;
-  const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (regular) {
-    size_t recv_bytes = 0, elem = 1;
-    WEFT_CHECK(comm, fn, capi::check_side(recvbuf, recvcount, recvtype, "recvbuf", "recvcount",
-                                          "recvtype", false, &recv_bytes, &elem));
-    a.recv_blocks = weft::coll::packed_blocks(c->size, recv_bytes);
-    if (!in_place) {
-      size_t send_bytes = 0;
-      WEFT_CHECK(comm, fn, capi::check_side(sendbuf, sendcount, sendtype, "sendbuf", "sendcount",
-                                            "sendtype", false, &send_bytes, &elem));
-      WEFT_CHECK(comm, fn, capi::check_same_bytes(send_bytes, recv_bytes, "each block"));
-    }
-  } else {
-    a.uniform = false;
-    WEFT_CHECK(comm, fn, alltoall_side(c->size, recvcounts, rdispls, recvtypes, recvtype, "recv",
-                                       &a.recv_blocks));
-    if (!in_place) {
-      WEFT_CHECK(comm, fn, alltoall_side(c->size, sendcounts, sdispls, sendtypes, sendtype,
-                                         "send", &a.send_blocks));
-    }
-  }
-  size_t recv_total = 0, send_total = 0;
-  for (const Block& b : a.recv_blocks) recv_total = std::max(recv_total, b.offset + b.bytes);
-  WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, recv_total, "recvbuf", false));
-  if (regular || in_place) a.send_blocks = a.recv_blocks;
-  for (const Block& b : a.send_blocks) send_total = std::max(send_total, b.offset + b.bytes);
-  if (in_place) {
-    spec.stage_recv_bytes = recv_total;
-  } else {
-    WEFT_CHECK(comm, fn, capi::check_coll_buffer(sendbuf, send_total, "sendbuf", true));
-    WEFT_CHECK(comm, fn, capi::check_same_bytes(a.send_blocks[size_t(c->rank)].bytes,
-                                                a.recv_blocks[size_t(c->rank)].bytes,
-                                                "this rank's block to itself"));
-  }
-  spec.binding.send = sendbuf;
-  spec.binding.recv = recvbuf;
-  return capi::launch(fn, comm, *c, spec, form, request);
-}
-
 }  // namespace
 
 extern "C" {
@@ -270,188 +163,86 @@ int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   return bcast("MPI_Bcast", buffer, count, datatype, root, comm, Form::kBlocking, nullptr);
 }
 int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-               MPI_Request* request) {
+                MPI_Request* request) {
   return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, Form::kNonblocking, request);
 }
 int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                   MPI_Info, MPI_Request* request) {
+                    MPI_Info, MPI_Request* request) {
   return bcast("MPI_Bcast_init", buffer, count, datatype, root, comm, Form::kPersistent, request);
 }
 
 int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr,
-                recvtype, root, comm, Form::kBlocking, nullptr);
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, false, nullptr,
+                nullptr, recvtype, root, comm, Form::kBlocking, nullptr);
 }
 int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                MPI_Request* request) {
-  return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr,
-                recvtype, root, comm, Form::kNonblocking, request);
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request* request) {
+  return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, false, nullptr,
+                nullptr, recvtype, root, comm, Form::kNonblocking, request);
 }
 int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
-                    MPI_Request* request) {
-  return gather("MPI_Gather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                     MPI_Request* request) {
+  return gather("MPI_Gather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, false, nullptr,
                 nullptr, recvtype, root, comm, Form::kPersistent, request);
 }
 
 int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm) {
-  return gather("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm) {
+  return gather("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts, displs,
                 recvtype, root, comm, Form::kBlocking, nullptr);
 }
 int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm, MPI_Request* request) {
-  return gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request* request) {
+  return gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts, displs,
                 recvtype, root, comm, Form::kNonblocking, request);
 }
 int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                     MPI_Comm comm, MPI_Info, MPI_Request* request) {
-  return gather("MPI_Gatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
-                recvtype, root, comm, Form::kPersistent, request);
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return gather("MPI_Gatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts,
+                displs, recvtype, root, comm, Form::kPersistent, request);
 }
 
 int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return scatter("MPI_Scatter", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return scatter("MPI_Scatter", sendbuf, sendcount, false, nullptr, nullptr, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, Form::kBlocking, nullptr);
 }
 int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request* request) {
-  return scatter("MPI_Iscatter", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request* request) {
+  return scatter("MPI_Iscatter", sendbuf, sendcount, false, nullptr, nullptr, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, Form::kNonblocking, request);
 }
 int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
-                     MPI_Request* request) {
-  return scatter("MPI_Scatter_init", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                      MPI_Request* request) {
+  return scatter("MPI_Scatter_init", sendbuf, sendcount, false, nullptr, nullptr, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, Form::kPersistent, request);
 }
 
 int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm) {
-  return scatter("MPI_Scatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,
+                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm) {
+  return scatter("MPI_Scatterv", sendbuf, 0, true, sendcounts, displs, sendtype, recvbuf, recvcount,
                  recvtype, root, comm, Form::kBlocking, nullptr);
 }
 int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, MPI_Request* request) {
-  return scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,
-                 recvtype, root, comm, Form::kNonblocking, request);
+                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request* request) {
+  return scatter("MPI_Iscatterv", sendbuf, 0, true, sendcounts, displs, sendtype, recvbuf,
+                 recvcount, recvtype, root, comm, Form::kNonblocking, request);
 }
 int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
-                      MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                      int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
-  return scatter("MPI_Scatterv_init", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
+                       MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return scatter("MPI_Scatterv_init", sendbuf, 0, true, sendcounts, displs, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, Form::kPersistent, request);
-}
-
-int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
-                   nullptr, recvtype, comm, Form::kBlocking, nullptr);
-}
-int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
-                   nullptr, recvtype, comm, Form::kNonblocking, request);
-}
-int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
-                       MPI_Request* request) {
-  return allgather("MPI_Allgather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                   nullptr, nullptr, recvtype, comm, Form::kPersistent, request);
-}
-
-int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                   MPI_Comm comm) {
-  return allgather("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
-                   recvtype, comm, Form::kBlocking, nullptr);
-}
-int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm, MPI_Request* request) {
-  return allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                   displs, recvtype, comm, Form::kNonblocking, request);
-}
-int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                        MPI_Comm comm, MPI_Info, MPI_Request* request) {
-  return allgather("MPI_Allgatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                   displs, recvtype, comm, Form::kPersistent, request);
-}
-
-int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return alltoall("MPI_Alltoall", sendbuf, sendcount, nullptr, nullptr, nullptr, sendtype,
-                  recvbuf, recvcount, nullptr, nullptr, nullptr, recvtype, comm, Form::kBlocking,
-                  nullptr);
-}
-int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return alltoall("MPI_Ialltoall", sendbuf, sendcount, nullptr, nullptr, nullptr, sendtype,
-                  recvbuf, recvcount, nullptr, nullptr, nullptr, recvtype, comm,
-                  Form::kNonblocking, request);
-}
-int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
-                      MPI_Request* request) {
-  return alltoall("MPI_Alltoall_init", sendbuf, sendcount, nullptr, nullptr, nullptr, sendtype,
-                  recvbuf, recvcount, nullptr, nullptr, nullptr, recvtype, comm,
-                  Form::kPersistent, request);
-}
-
-int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return alltoall("MPI_Alltoallv", sendbuf, 0, sendcounts, sdispls, nullptr, sendtype, recvbuf, 0,
-                  recvcounts, rdispls, nullptr, recvtype, comm, Form::kBlocking, nullptr);
-}
-int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                   MPI_Request* request) {
-  return alltoall("MPI_Ialltoallv", sendbuf, 0, sendcounts, sdispls, nullptr, sendtype, recvbuf,
-                  0, recvcounts, rdispls, nullptr, recvtype, comm, Form::kNonblocking, request);
-}
-int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
-                       MPI_Request* request) {
-  return alltoall("MPI_Alltoallv_init", sendbuf, 0, sendcounts, sdispls, nullptr, sendtype,
-                  recvbuf, 0, recvcounts, rdispls, nullptr, recvtype, comm, Form::kPersistent,
-                  request);
-}
-
-int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                  const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  return alltoall("MPI_Alltoallw", sendbuf, 0, sendcounts, sdispls, sendtypes, MPI_DATATYPE_NULL,
-                  recvbuf, 0, recvcounts, rdispls, recvtypes, MPI_DATATYPE_NULL, comm,
-                  Form::kBlocking, nullptr);
-}
-int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                   MPI_Request* request) {
-  return alltoall("MPI_Ialltoallw", sendbuf, 0, sendcounts, sdispls, sendtypes,
-                  MPI_DATATYPE_NULL, recvbuf, 0, recvcounts, rdispls, recvtypes,
-                  MPI_DATATYPE_NULL, comm, Form::kNonblocking, request);
-}
-int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                       MPI_Info, MPI_Request* request) {
-  return alltoall("MPI_Alltoallw_init", sendbuf, 0, sendcounts, sdispls, sendtypes,
-                  MPI_DATATYPE_NULL, recvbuf, 0, recvcounts, rdispls, recvtypes,
-                  MPI_DATATYPE_NULL, comm, Form::kPersistent, request);
 }
 
 }  // extern "C"
@@ -475,18 +266,3 @@ WEFT_MPI_ALIAS(MPI_Scatter_init)
 WEFT_MPI_ALIAS(MPI_Scatterv)
 WEFT_MPI_ALIAS(MPI_Iscatterv)
 WEFT_MPI_ALIAS(MPI_Scatterv_init)
-WEFT_MPI_ALIAS(MPI_Allgather)
-WEFT_MPI_ALIAS(MPI_Iallgather)
-WEFT_MPI_ALIAS(MPI_Allgather_init)
-WEFT_MPI_ALIAS(MPI_Allgatherv)
-WEFT_MPI_ALIAS(MPI_Iallgatherv)
-WEFT_MPI_ALIAS(MPI_Allgatherv_init)
-WEFT_MPI_ALIAS(MPI_Alltoall)
-WEFT_MPI_ALIAS(MPI_Ialltoall)
-WEFT_MPI_ALIAS(MPI_Alltoall_init)
-WEFT_MPI_ALIAS(MPI_Alltoallv)
-WEFT_MPI_ALIAS(MPI_Ialltoallv)
-WEFT_MPI_ALIAS(MPI_Alltoallv_init)
-WEFT_MPI_ALIAS(MPI_Alltoallw)
-WEFT_MPI_ALIAS(MPI_Ialltoallw)
-WEFT_MPI_ALIAS(MPI_Alltoallw_init)
