@@ -1,0 +1,52 @@
+// Typed sends and receives: the zero-copy path for contiguous layouts, staging otherwise.
+#include "pt2pt/typed.hpp"
+
+#include "pt2pt/buffered.hpp"
+
+namespace weft::pt2pt {
+namespace {
+
+std::unique_ptr<Staging> staging_of(size_t bytes) {
+  auto st = std::make_unique<Staging>();
+  st->packed = std::make_unique_for_overwrite<unsigned char[]>(bytes);
+  return st;
+}
+
+// Where the bytes of a receive of count × type land: the user's buffer itself for a contiguous
+// layout, otherwise a staging buffer of `r`, unpacked into `buf` when the receive completes.
+void* landing_of(void* buf, size_t count, const Datatype& type, Request* r) {
+  const size_t bytes = count * type.size();
+  if (bytes == 0 || type.is_contiguous(count)) return type.data_start(buf);
+  r->staging = staging_of(bytes);
+  r->staging->type = type.share();
+  r->staging->user_buf = buf;
+  r->staging->count = count;
+  return r->staging->packed.get();
+}
+
+}  // namespace
+
+Status start_typed_send(const Comm& comm, const void* buf, size_t count, const Datatype& type,
+                        int dest, int tag, SendMode mode, Request* r) {
+  if (mode == SendMode::kBuffered) return start_buffered_send(comm, buf, count, type, dest, tag, r);
+  const size_t bytes = count * type.size();
+  if (dest == MPI_PROC_NULL || bytes == 0 || type.is_contiguous(count))
+    return start_send(comm, type.data_start(buf), bytes, dest, tag, mode, r);
+  r->staging = staging_of(bytes);
+  type.pack(buf, count, r->staging->packed.get());
+  return start_send(comm, r->staging->packed.get(), bytes, dest, tag, mode, r);
+}
+
+Status start_typed_recv(const Comm& comm, void* buf, size_t count, const Datatype& type, int source,
+                        int tag, Request* r) {
+  if (source == MPI_PROC_NULL) return start_recv(comm, buf, 0, source, tag, r);
+  return start_recv(comm, landing_of(buf, count, type, r), count * type.size(), source, tag, r);
+}
+
+Status start_typed_mrecv(MPI_Message message, void* buf, size_t count, const Datatype& type,
+                         Request* r) {
+  if (message == MPI_MESSAGE_NO_PROC) return start_mrecv(message, buf, 0, r);
+  return start_mrecv(message, landing_of(buf, count, type, r), count * type.size(), r);
+}
+
+}  // namespace weft::pt2pt

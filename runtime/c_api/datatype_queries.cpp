@@ -1,0 +1,210 @@
+// Datatype queries: size, extent and true extent (and their _x forms), envelope and contents
+// (MPI 4.0 §5.1.5, §5.1.13), and MPI_Type_match_size.
+#include <algorithm>
+#include <climits>
+#include <string>
+
+#include "runtime/c_api/datatype_args.hpp"
+
+using weft::Status;
+using weft::capi::kTypeErrors;
+namespace capi = weft::capi;
+
+namespace {
+
+// The type and two non-NULL outputs of a two-value query.
+Status check_query(MPI_Datatype datatype, const void* a, const char* a_arg, const void* b,
+                   const char* b_arg, const weft::Datatype** t) {
+  WEFT_TRY(weft::find_datatype(datatype, "datatype", t));
+  WEFT_TRY(capi::check_not_null(a, a_arg));
+  return capi::check_not_null(b, b_arg);
+}
+
+Status check_room(int have, size_t need, const char* arg) {
+  if (have >= 0 && size_t(have) >= need) return Status::success();
+  return Status::error(MPI_ERR_ARG, std::string("invalid ") + arg + "=" + std::to_string(have) +
+                                        " (the type's contents need " + std::to_string(need) +
+                                        "; see MPI_Type_get_envelope)");
+}
+
+// MPI_Type_get_contents hands back predefined types as they are and derived ones as new handles
+// the caller frees (MPI 4.0 §5.1.13).
+MPI_Datatype returned_type(const weft::TypeRef& t) {
+  if (t->is_predefined()) return t->handle();
+  MPI_Datatype h = MPI_DATATYPE_NULL;
+  capi::register_type(t->copy(t->envelope()), &h);
+  return h;
+}
+
+// MPI_Type_match_size: the Fortran-sized type of a (valid) class and a size, or
+// MPI_DATATYPE_NULL.
+MPI_Datatype match(int typeclass, int size) {
+  struct Sized {
+    int typeclass, size;
+    MPI_Datatype type;
+  };
+  constexpr Sized kSized[] = {
+      {MPI_TYPECLASS_REAL, 4, MPI_REAL4},
+      {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
+      {MPI_TYPECLASS_REAL, 16, MPI_REAL16},
+      {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},
+      {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
+      {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},
+      {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+      {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX},
+      {MPI_TYPECLASS_COMPLEX, 16, MPI_DOUBLE_COMPLEX},
+  };
+  for (const Sized& s : kSized)
+    if (s.typeclass == typeclass && s.size == size) return s.type;
+  return MPI_DATATYPE_NULL;
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Type_size(MPI_Datatype datatype, int* size) {
+  constexpr const char* fn = "MPI_Type_size";
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(kTypeErrors, fn, weft::find_datatype(datatype, "datatype", &t));
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(size, "size"));
+  *size = t->size() > size_t(INT_MAX) ? MPI_UNDEFINED : int(t->size());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
+  constexpr const char* fn = "MPI_Type_size_x";
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(kTypeErrors, fn, weft::find_datatype(datatype, "datatype", &t));
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(size, "size"));
+  *size = MPI_Count(t->size());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
+  constexpr const char* fn = "MPI_Type_get_extent";
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(kTypeErrors, fn, check_query(datatype, lb, "lb", extent, "extent", &t));
+  *lb = t->lb();
+  *extent = t->extent();
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  constexpr const char* fn = "MPI_Type_get_extent_x";
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(kTypeErrors, fn, check_query(datatype, lb, "lb", extent, "extent", &t));
+  *lb = t->lb();
+  *extent = t->extent();
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
+  constexpr const char* fn = "MPI_Type_get_true_extent";
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(kTypeErrors, fn,
+             check_query(datatype, true_lb, "true_lb", true_extent, "true_extent", &t));
+  *true_lb = t->true_lb();
+  *true_extent = t->true_extent();
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  constexpr const char* fn = "MPI_Type_get_true_extent_x";
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(kTypeErrors, fn,
+             check_query(datatype, true_lb, "true_lb", true_extent, "true_extent", &t));
+  *true_lb = t->true_lb();
+  *true_extent = t->true_extent();
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses,
+                           int* num_datatypes, int* combiner) {
+  constexpr const char* fn = "MPI_Type_get_envelope";
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(
+      kTypeErrors, fn,
+      check_query(datatype, num_integers, "num_integers", num_addresses, "num_addresses", &t));
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(num_datatypes, "num_datatypes"));
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(combiner, "combiner"));
+  const weft::Envelope& e = t->envelope();
+  *num_integers = int(e.ints.size());
+  *num_addresses = int(e.aints.size());
+  *num_datatypes = int(e.types.size());
+  *combiner = e.combiner;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                           int max_datatypes, int array_of_integers[],
+                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
+  constexpr const char* fn = "MPI_Type_get_contents";
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(kTypeErrors, fn, weft::find_datatype(datatype, "datatype", &t));
+  if (t->is_predefined()) {
+    return capi::report(kTypeErrors, fn,
+                        Status::error(MPI_ERR_TYPE, std::string("datatype=") + t->label() +
+                                                        " is predefined (MPI_COMBINER_NAMED): it "
+                                                        "has no contents"));
+  }
+  const weft::Envelope& e = t->envelope();
+  WEFT_CHECK(kTypeErrors, fn, check_room(max_integers, e.ints.size(), "max_integers"));
+  WEFT_CHECK(kTypeErrors, fn, check_room(max_addresses, e.aints.size(), "max_addresses"));
+  WEFT_CHECK(kTypeErrors, fn, check_room(max_datatypes, e.types.size(), "max_datatypes"));
+  WEFT_CHECK(kTypeErrors, fn,
+             capi::check_array(array_of_integers, int(e.ints.size()), "array_of_integers"));
+  WEFT_CHECK(kTypeErrors, fn,
+             capi::check_array(array_of_addresses, int(e.aints.size()), "array_of_addresses"));
+  WEFT_CHECK(kTypeErrors, fn,
+             capi::check_array(array_of_datatypes, int(e.types.size()), "array_of_datatypes"));
+  std::copy(e.ints.begin(), e.ints.end(), array_of_integers);
+  std::copy(e.aints.begin(), e.aints.end(), array_of_addresses);
+  for (size_t i = 0; i < e.types.size(); ++i) array_of_datatypes[i] = returned_type(e.types[i]);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
+  constexpr const char* fn = "MPI_Type_match_size";
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(datatype, "datatype"));
+  if (typeclass != MPI_TYPECLASS_REAL && typeclass != MPI_TYPECLASS_INTEGER &&
+      typeclass != MPI_TYPECLASS_COMPLEX) {
+    return capi::report(
+        kTypeErrors, fn,
+        Status::error(MPI_ERR_ARG, "invalid typeclass=" + std::to_string(typeclass) +
+                                       " (must be MPI_TYPECLASS_REAL, "
+                                       "MPI_TYPECLASS_INTEGER or "
+                                       "MPI_TYPECLASS_COMPLEX)"));
+  }
+  const MPI_Datatype found = match(typeclass, size);
+  if (found == MPI_DATATYPE_NULL) {
+    return capi::report(kTypeErrors, fn,
+                        Status::error(MPI_ERR_ARG, "invalid size=" + std::to_string(size) +
+                                                       " (no predefined type of this typeclass "
+                                                       "has that size)"));
+  }
+  *datatype = found;
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Type_size)
+WEFT_MPI_ALIAS(MPI_Type_size_x)
+WEFT_MPI_ALIAS(MPI_Type_get_extent)
+WEFT_MPI_ALIAS(MPI_Type_get_extent_x)
+WEFT_MPI_ALIAS(MPI_Type_get_true_extent)
+WEFT_MPI_ALIAS(MPI_Type_get_true_extent_x)
+WEFT_MPI_ALIAS(MPI_Type_get_envelope)
+WEFT_MPI_ALIAS(MPI_Type_get_contents)
+WEFT_MPI_ALIAS(MPI_Type_match_size)

@@ -1,0 +1,42 @@
+// The predefined datatypes as data: MPI name, native size and alignment, and the scalar fields
+// external32 converts (MPI 4.0 §14.5.2 and its table of sizes). Handles follow include/mpi.h
+// (1..59).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "mpi.h"
+
+namespace weft {
+
+// How external32 writes a scalar: big-endian, at its external size.
+enum class ScalarKind : uint8_t {
+  kRaw,         // bytes copied as they are (char, byte, bool, MPI_PACKED)
+  kSigned,      // two's complement integer, sign-extended or narrowed
+  kUnsigned,    // unsigned integer, zero-extended or narrowed
+  kFloat,       // IEEE 754 of the same size: byte order only
+  kLongDouble,  // native long double <-> IEEE 754 binary128
+};
+
+struct ScalarField {
+  uint8_t offset;    // in the native element
+  uint8_t native;    // native bytes
+  uint8_t external;  // external32 bytes
+  ScalarKind kind;
+};
+
+struct PredefinedType {
+  const char* name;
+  size_t size;
+  size_t align;
+  bool pair;  // MPI_2INT, MPI_DOUBLE_INT, ...: two basic elements (MPI 4.0 §6.9.4)
+  int nfields;
+  ScalarField fields[2];  // complex numbers and pairs have two
+};
+
+inline constexpr MPI_Datatype kLastPredefinedType = MPI_REAL16;
+inline bool is_predefined_type(MPI_Datatype h) { return h > 0 && h <= kLastPredefinedType; }
+// The entry of a predefined handle (is_predefined_type(h) must hold).
+const PredefinedType& predefined_type(MPI_Datatype h);
+
+}  // namespace weft
