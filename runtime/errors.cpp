@@ -1,8 +1,8 @@
-// Error classes' descriptions and the ring of recent failure messages behind error codes.
+// Error classes' descriptions, the ring of recent failure messages behind error codes, and the
+// user-defined classes and codes above MPI_ERR_LASTCODE.
 #include "runtime/errors.hpp"
 
 #include <array>
-#include <mutex>
 
 #include "mpi.h"
 
@@ -92,7 +92,7 @@ static_assert(kNumClasses == MPI_ERR_SESSION + 1);
 }  // namespace
 
 int make_error_code(int error_class, const std::string& message) {
-  if (error_class == 0 || message.empty()) return error_class;
+  if (error_class == 0 || error_class > kClassMask || message.empty()) return error_class;
   MessageRing& r = ring();
   std::lock_guard<std::mutex> guard(r.lock);
   const int slot = r.next;
@@ -102,12 +102,15 @@ int make_error_code(int error_class, const std::string& message) {
 }
 
 int error_class_of(int code) {
-  if (code < 0 || code > MPI_ERR_LASTCODE) return -1;
+  if (code > MPI_ERR_LASTCODE) return user_errors().class_of(code);
+  if (code < 0) return -1;
   const int cls = code & kClassMask;
   return cls < kNumClasses ? cls : -1;
 }
 
 std::string error_string(int code) {
+  std::string user_text;
+  if (user_errors().string_of(code, &user_text)) return user_text;
   const int cls = error_class_of(code);
   if (cls < 0) return "unknown error code " + std::to_string(code);
   const int slot = (code >> kClassBits) - 1;
@@ -119,9 +122,84 @@ std::string error_string(int code) {
   return kDescriptions[cls];
 }
 
-const char* error_class_description(int error_class) {
-  return error_class >= 0 && error_class < kNumClasses ? kDescriptions[error_class]
-                                                        : "unknown error class";
+std::string error_class_description(int error_class) {
+  if (error_class >= 0 && error_class < kNumClasses) return kDescriptions[error_class];
+  std::string text;
+  if (user_errors().class_of(error_class) != error_class || error_class < 0)
+    return "unknown error class " + std::to_string(error_class);
+  user_errors().string_of(error_class, &text);
+  return text.empty() ? "user-defined error class " + std::to_string(error_class) : text;
+}
+
+int last_used_code() { return user_errors().last_used(); }
+
+int UserErrors::add_class() {
+  std::lock_guard<std::mutex> guard(lock_);
+  const int value = MPI_ERR_LASTCODE + 1 + int(entries_.size());
+  entries_.push_back({value, ""});
+  return value;
+}
+
+Status UserErrors::add_code(int error_class, int* code) {
+  std::lock_guard<std::mutex> guard(lock_);
+  const Entry* user = find(error_class);
+  const bool predefined_class = error_class > MPI_SUCCESS && error_class < kNumClasses;
+  if (!predefined_class && (user == nullptr || user->error_class != error_class)) {
+    std::string why = error_class == MPI_SUCCESS ? " (MPI_SUCCESS is not an error class)"
+                      : user != nullptr          ? " (a user-defined error code, not a class)"
+                                        : " (neither a predefined nor a user-defined class)";
+    return Status::error(MPI_ERR_ARG, "invalid errorclass=" + std::to_string(error_class) + why);
+  }
+  *code = MPI_ERR_LASTCODE + 1 + int(entries_.size());
+  entries_.push_back({error_class, ""});
+  return Status::success();
+}
+
+Status UserErrors::set_string(int code, const std::string& text) {
+  std::lock_guard<std::mutex> guard(lock_);
+  if (find(code) == nullptr) {
+    return Status::error(MPI_ERR_ARG, "invalid errorcode=" + std::to_string(code) +
+                                          " (only user-defined error classes and codes, "
+                                          "which start at MPI_ERR_LASTCODE+1=" +
+                                          std::to_string(MPI_ERR_LASTCODE + 1) +
+                                          ", take a string)");
+  }
+  if (text.size() >= MPI_MAX_ERROR_STRING) {
+    return Status::error(MPI_ERR_ARG, "invalid string of " + std::to_string(text.size()) +
+                                          " characters (MPI_MAX_ERROR_STRING is " +
+                                          std::to_string(MPI_MAX_ERROR_STRING) +
+                                          ", terminating NUL included)");
+  }
+  entries_[size_t(code - MPI_ERR_LASTCODE - 1)].text = text;
+  return Status::success();
+}
+
+int UserErrors::class_of(int code) const {
+  std::lock_guard<std::mutex> guard(lock_);
+  const Entry* e = find(code);
+  return e != nullptr ? e->error_class : -1;
+}
+
+bool UserErrors::string_of(int code, std::string* text) const {
+  std::lock_guard<std::mutex> guard(lock_);
+  const Entry* e = find(code);
+  if (e != nullptr) *text = e->text;
+  return e != nullptr;
+}
+
+int UserErrors::last_used() const {
+  std::lock_guard<std::mutex> guard(lock_);
+  return MPI_ERR_LASTCODE + int(entries_.size());
+}
+
+const UserErrors::Entry* UserErrors::find(int code) const {
+  if (code <= MPI_ERR_LASTCODE || code - MPI_ERR_LASTCODE > int(entries_.size())) return nullptr;
+  return &entries_[size_t(code - MPI_ERR_LASTCODE - 1)];
+}
+
+UserErrors& user_errors() {
+  static UserErrors table;
+  return table;
 }
 
 }  // namespace weft

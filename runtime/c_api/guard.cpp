@@ -5,6 +5,7 @@
 #include <string>
 
 #include "pt2pt/match_bits.hpp"
+#include "runtime/errhandler.hpp"
 #include "runtime/errors.hpp"
 
 namespace weft::capi {
@@ -14,13 +15,11 @@ int report(MPI_Comm comm, const char* fn, const Status& s) {
   const std::string message = std::string(fn) + ": " + s.message;
   const int code = make_error_code(s.error_class, message);
   World& w = world();
+  if (w.phase != Phase::kRunning) return code;
   const Comm* c = w.comms.find(comm);
   if (c == nullptr) c = w.comms.find(MPI_COMM_WORLD);  // errors with no valid communicator
-  const MPI_Errhandler handler = c != nullptr ? c->errhandler : MPI_ERRORS_ARE_FATAL;
-  if (handler == MPI_ERRORS_RETURN || w.phase != Phase::kRunning) return code;
-  std::fprintf(stderr, "weft: rank %d: %s (%s)\n", w.kvs->job().rank, message.c_str(),
-               error_class_description(s.error_class));
-  w.kvs->abort(s.error_class, message);
+  if (c == nullptr) return code;
+  invoke_errhandler(c->handle, c->errhandler, code, message);
   return code;
 }
 
@@ -32,13 +31,13 @@ int require_running(const char* fn) {
   return make_error_code(MPI_ERR_OTHER, std::string(fn) + ": called " + when);
 }
 
-Status check_count(int count, const char* arg) {
+Status check_count(MPI_Count count, const char* arg) {
   if (count >= 0) return Status::success();
   return Status::error(MPI_ERR_COUNT, std::string("invalid count ") + arg + "=" +
                                           std::to_string(count) + " (must be >= 0)");
 }
 
-Status check_buffer(const void* buf, int count, const char* arg) {
+Status check_buffer(const void* buf, MPI_Count count, const char* arg) {
   if (buf != nullptr || count == 0) return Status::success();
   return Status::error(MPI_ERR_BUFFER, std::string("invalid buffer ") + arg + "=NULL with count " +
                                            std::to_string(count));

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mpi.h"
+#include "runtime/attributes.hpp"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/errors.hpp"
 
@@ -50,7 +51,12 @@ int PMPI_Init_thread(int*, char***, int required, int* provided) {
 
 int PMPI_Finalize(void) {
   WEFT_REQUIRE_RUNNING("MPI_Finalize");
-  return weft::capi::report(MPI_COMM_WORLD, "MPI_Finalize", weft::world_finalize());
+  // MPI_COMM_SELF is freed first: the delete callbacks of its attributes run, last set first.
+  const int self_freed = weft::capi::report(MPI_COMM_SELF, "MPI_Finalize",
+                                            weft::attributes_on_comm_free(MPI_COMM_SELF));
+  const int finalized =
+      weft::capi::report(MPI_COMM_WORLD, "MPI_Finalize", weft::world_finalize());
+  return finalized != MPI_SUCCESS ? finalized : self_freed;
 }
 
 int PMPI_Initialized(int* flag) {

@@ -1,0 +1,92 @@
+// Error handler chapter: user handlers on communicators (create, set, get, free, call).
+#include "runtime/errhandler.hpp"
+
+#include <string>
+
+#include "mpi.h"
+#include "runtime/c_api/guard.hpp"
+#include "runtime/errors.hpp"
+
+using weft::Status;
+using weft::world;
+namespace capi = weft::capi;
+
+namespace {
+// MPI 4.0 raises errors that concern no communicator on MPI_COMM_SELF.
+constexpr MPI_Comm kNoComm = MPI_COMM_SELF;
+}  // namespace
+
+extern "C" {
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* comm_errhandler_fn,
+                                MPI_Errhandler* errhandler) {
+  constexpr const char* fn = "MPI_Comm_create_errhandler";
+  WEFT_REQUIRE_RUNNING(fn);
+  if (comm_errhandler_fn == nullptr)
+    return capi::report(kNoComm, fn, Status::error(MPI_ERR_ARG, "invalid comm_errhandler_fn=NULL"));
+  WEFT_CHECK(kNoComm, fn, capi::check_not_null(errhandler, "errhandler"));
+  *errhandler = weft::errhandlers().create(comm_errhandler_fn);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+  constexpr const char* fn = "MPI_Comm_set_errhandler";
+  WEFT_REQUIRE_RUNNING(fn);
+  weft::Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, weft::lookup_comm(world().comms, comm, "comm", &c));
+  WEFT_CHECK(comm, fn, weft::errhandlers().check(errhandler, "errhandler"));
+  weft::errhandler_retain(errhandler);
+  weft::errhandler_release(c->errhandler);
+  c->errhandler = errhandler;
+  return MPI_SUCCESS;
+}
+
+// The handle returned is a new reference, which the caller frees with MPI_Errhandler_free.
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  constexpr const char* fn = "MPI_Comm_get_errhandler";
+  WEFT_REQUIRE_RUNNING(fn);
+  weft::Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, weft::lookup_comm(world().comms, comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(errhandler, "errhandler"));
+  weft::errhandler_retain(c->errhandler);
+  *errhandler = c->errhandler;
+  return MPI_SUCCESS;
+}
+
+// Drops the caller's reference: a handler still set on a communicator stays in use there, and
+// the predefined handlers are never freed (their handles may still be passed to free).
+int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
+  constexpr const char* fn = "MPI_Errhandler_free";
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(kNoComm, fn, capi::check_not_null(errhandler, "errhandler"));
+  WEFT_CHECK(kNoComm, fn, weft::errhandlers().check(*errhandler, "errhandler"));
+  weft::errhandler_release(*errhandler);
+  *errhandler = MPI_ERRHANDLER_NULL;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
+  constexpr const char* fn = "MPI_Comm_call_errhandler";
+  WEFT_REQUIRE_RUNNING(fn);
+  weft::Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, weft::lookup_comm(world().comms, comm, "comm", &c));
+  if (weft::error_class_of(errorcode) < 0) {
+    return capi::report(
+        comm, fn,
+        Status::error(MPI_ERR_ARG,
+                      "invalid errorcode=" + std::to_string(errorcode) + " (not an error code)"));
+  }
+  const std::string message = std::string(fn) + ": error code " + std::to_string(errorcode) +
+                              " raised by the application: " + weft::error_string(errorcode);
+  weft::invoke_errhandler(comm, c->errhandler, errorcode, message);
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Comm_create_errhandler)
+WEFT_MPI_ALIAS(MPI_Comm_set_errhandler)
+WEFT_MPI_ALIAS(MPI_Comm_get_errhandler)
+WEFT_MPI_ALIAS(MPI_Errhandler_free)
+WEFT_MPI_ALIAS(MPI_Comm_call_errhandler)

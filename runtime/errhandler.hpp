@@ -1,0 +1,52 @@
+// Error handlers: the three predefined ones and user handlers from MPI_Comm_create_errhandler,
+// reference-counted so that a handler freed by the user lives on while a communicator uses it;
+// and the invocation of a communicator's handler when an error is raised on it.
+// Threads: MPI_THREAD_SERIALIZED at most, so the table takes no lock.
+#pragma once
+#include <map>
+#include <string>
+
+#include "mpi.h"
+#include "runtime/status.hpp"
+
+namespace weft {
+
+class ErrhandlerTable {
+ public:
+  // A new user handler holding one reference: the handle given to the user.
+  MPI_Errhandler create(MPI_Comm_errhandler_function* fn);
+  // A predefined handler or a live user handler; otherwise MPI_ERR_ARG naming `arg` and the value.
+  Status check(MPI_Errhandler handle, const char* arg) const;
+  // The function of a user handler; nullptr for a predefined or unknown handle.
+  MPI_Comm_errhandler_function* function(MPI_Errhandler handle) const;
+  // One more / one fewer reference (a handle held by the user, or a communicator using it). The
+  // last release erases a user handler; predefined handlers are never erased.
+  void retain(MPI_Errhandler handle);
+  void release(MPI_Errhandler handle);
+  size_t user_handlers() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    MPI_Comm_errhandler_function* fn;
+    int refs;
+  };
+  std::map<MPI_Errhandler, Entry> entries_;
+  MPI_Errhandler next_ = MPI_ERRORS_ABORT + 1;
+};
+
+// The process-wide table.
+ErrhandlerTable& errhandlers();
+
+// Hooks for communicator creation and free (runtime/comm*): a new communicator takes its
+// handler from the communicator it comes from and calls errhandler_retain on it; a freed
+// communicator calls errhandler_release on its handler.
+void errhandler_retain(MPI_Errhandler handler);
+void errhandler_release(MPI_Errhandler handler);
+
+// Raises error `code` on `comm`, whose handler is `handler`: a user handler is called with
+// (&comm, &code) and returns; MPI_ERRORS_RETURN does nothing; MPI_ERRORS_ARE_FATAL and
+// MPI_ERRORS_ABORT (whose communicator's processes are the whole job) print `message` and end
+// the job with the code's class as exit code.
+void invoke_errhandler(MPI_Comm comm, MPI_Errhandler handler, int code, const std::string& message);
+
+}  // namespace weft

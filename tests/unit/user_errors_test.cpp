@@ -1,0 +1,77 @@
+// User-defined error classes, codes and strings (MPI_Add_error_class/_code/_string).
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "mpi.h"
+#include "runtime/errors.hpp"
+
+using namespace weft;
+
+TEST_CASE("user errors: classes and codes share one sequence above MPI_ERR_LASTCODE") {
+  UserErrors t;
+  CHECK(t.last_used() == MPI_ERR_LASTCODE);
+  const int cls = t.add_class();
+  CHECK(cls == MPI_ERR_LASTCODE + 1);
+  int code = 0;
+  REQUIRE(t.add_code(cls, &code).ok());
+  CHECK(code == MPI_ERR_LASTCODE + 2);
+  int predefined_code = 0;
+  REQUIRE(t.add_code(MPI_ERR_ARG, &predefined_code).ok());
+  CHECK(t.class_of(cls) == cls);
+  CHECK(t.class_of(code) == cls);
+  CHECK(t.class_of(predefined_code) == MPI_ERR_ARG);
+  CHECK(t.class_of(MPI_ERR_ARG) == -1);  // predefined values are not the table's
+  CHECK(t.class_of(predefined_code + 1) == -1);
+  CHECK(t.last_used() == predefined_code);
+}
+
+TEST_CASE("user errors: only error classes take codes") {
+  UserErrors t;
+  const int cls = t.add_class();
+  int code = 0;
+  REQUIRE(t.add_code(cls, &code).ok());
+  int unused = 0;
+  Status of_code = t.add_code(code, &unused);
+  CHECK(of_code.error_class == MPI_ERR_ARG);
+  CHECK(of_code.message.find("a user-defined error code, not a class") != std::string::npos);
+  CHECK(t.add_code(MPI_SUCCESS, &unused).message.find("MPI_SUCCESS is not an error class") !=
+        std::string::npos);
+  CHECK(t.add_code(MPI_ERR_SESSION + 1, &unused).error_class == MPI_ERR_ARG);
+  CHECK(t.add_code(code + 100, &unused).error_class == MPI_ERR_ARG);
+  CHECK(t.last_used() == code);  // failures allocate nothing
+}
+
+TEST_CASE("user errors: strings are empty until set, only on user values, and bounded") {
+  UserErrors t;
+  const int cls = t.add_class();
+  std::string text = "x";
+  REQUIRE(t.string_of(cls, &text));
+  CHECK(text.empty());
+  REQUIRE(t.set_string(cls, "my class").ok());
+  REQUIRE(t.set_string(cls, "my class, renamed").ok());
+  REQUIRE(t.string_of(cls, &text));
+  CHECK(text == "my class, renamed");
+  CHECK_FALSE(t.string_of(MPI_ERR_ARG, &text));
+  Status predefined = t.set_string(MPI_ERR_ARG, "no");
+  CHECK(predefined.error_class == MPI_ERR_ARG);
+  CHECK(predefined.message.find("invalid errorcode=13") == 0);
+  CHECK(t.set_string(cls, std::string(MPI_MAX_ERROR_STRING - 1, 's')).ok());
+  Status too_long = t.set_string(cls, std::string(MPI_MAX_ERROR_STRING, 's'));
+  CHECK(too_long.error_class == MPI_ERR_ARG);
+  CHECK(too_long.message.find("MPI_MAX_ERROR_STRING is 512") != std::string::npos);
+}
+
+TEST_CASE("user errors: the process-wide table answers MPI_Error_class and MPI_Error_string") {
+  const int cls = user_errors().add_class();
+  int code = 0;
+  REQUIRE(user_errors().add_code(cls, &code).ok());
+  REQUIRE(user_errors().set_string(code, "disk on fire").ok());
+  CHECK(error_class_of(cls) == cls);
+  CHECK(error_class_of(code) == cls);
+  CHECK(error_string(code) == "disk on fire");
+  CHECK(error_string(cls).empty());
+  CHECK(error_class_description(cls) == "user-defined error class " + std::to_string(cls));
+  CHECK(last_used_code() == code);
+  CHECK(error_class_of(code + 1) == -1);
+  CHECK(make_error_code(cls, "a message with no room") == cls);
+}
