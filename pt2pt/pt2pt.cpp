@@ -1,6 +1,8 @@
 // Point-to-point semantics on top of the transport of the World.
 #include "pt2pt/pt2pt.hpp"
 
+#include <memory>
+
 #include "pt2pt/match_bits.hpp"
 #include "runtime/world.hpp"
 
@@ -20,6 +22,46 @@ Status post_recv(const Comm& comm, uint32_t context, void* buf, size_t bytes, in
                  Completion* c) {
   const match_bits::RecvMatch m = match_bits::make_recv(context, source, tag, comm.internal);
   return world().transport->irecv(buf, bytes, m.bits, m.mask, c);
+}
+
+void fill_probe_status(const ProbeResult& found, MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = match_bits::source_of(found.sender_bits);
+  status->MPI_TAG = match_bits::tag_of(found.sender_bits);
+  status->weft_bytes = (long long)found.bytes;
+  status->weft_cancelled = 0;
+}
+
+// Probe and matched probe: `take` removes the message found from matching and hands it out as
+// *message.
+Status find_message(const Comm& comm, int source, int tag, bool blocking, bool take, int* flag,
+                    MPI_Message* message, MPI_Status* status) {
+  if (source == MPI_PROC_NULL) {
+    *flag = 1;
+    *message = MPI_MESSAGE_NO_PROC;
+    Request null_request;
+    null_request.kind = WeftRequestKind::kProcNull;
+    fill_status(null_request, status);
+    return Status::success();
+  }
+  World& w = world();
+  const match_bits::RecvMatch m = match_bits::make_recv(comm.context, source, tag, comm.internal);
+  ProbeResult found;
+  auto look = [&] {
+    return take ? w.transport->take_message(m.bits, m.mask, &found)
+                : w.transport->iprobe(m.bits, m.mask, &found);
+  };
+  bool hit = look();
+  if (!hit && blocking) {
+    w.progress.wait_until(look);
+    hit = true;
+  }
+  *flag = hit ? 1 : 0;
+  *message = MPI_MESSAGE_NULL;
+  if (!hit) return Status::success();
+  if (take) *message = new weft_message{found, comm.handle};
+  fill_probe_status(found, status);
+  return Status::success();
 }
 
 }  // namespace
@@ -60,33 +102,30 @@ Status start_coll_recv(const Comm& comm, void* buf, size_t bytes, int source, in
 }
 
 Status probe(const Comm& comm, int source, int tag, bool blocking, int* flag, MPI_Status* status) {
-  if (source == MPI_PROC_NULL) {
-    *flag = 1;
-    Request null_request;
-    null_request.kind = WeftRequestKind::kProcNull;
-    fill_status(null_request, status);
+  MPI_Message message = MPI_MESSAGE_NULL;
+  return find_message(comm, source, tag, blocking, false, flag, &message, status);
+}
+
+Status mprobe(const Comm& comm, int source, int tag, bool blocking, int* flag, MPI_Message* message,
+              MPI_Status* status) {
+  return find_message(comm, source, tag, blocking, true, flag, message, status);
+}
+
+Status start_mrecv(MPI_Message message, void* buf, size_t bytes, Request* r) {
+  if (message == MPI_MESSAGE_NO_PROC) {
+    r->kind = WeftRequestKind::kProcNull;
+    r->completion.done = true;
     return Status::success();
   }
-  World& w = world();
-  const match_bits::RecvMatch m = match_bits::make_recv(comm.context, source, tag);
-  ProbeResult found;
-  bool hit = w.transport->iprobe(m.bits, m.mask, &found);
-  if (!hit && blocking) {
-    w.progress.wait_until([&] { return w.transport->iprobe(m.bits, m.mask, &found); });
-    hit = true;
-  }
-  *flag = hit ? 1 : 0;
-  if (hit && status != MPI_STATUS_IGNORE) {
-    status->MPI_SOURCE = match_bits::source_of(found.sender_bits);
-    status->MPI_TAG = match_bits::tag_of(found.sender_bits);
-    status->weft_bytes = (long long)found.bytes;
-    status->weft_cancelled = 0;
-  }
-  return Status::success();
+  const std::unique_ptr<weft_message> owned(message);
+  r->comm = owned->comm;
+  r->kind = WeftRequestKind::kRecv;
+  return world().transport->recv_message(owned->taken, buf, bytes, &r->completion);
 }
 
 void wait(Request* r) {
   world().progress.wait_until([r] { return r->completion.done; });
+  deliver_staged(r);
 }
 
 }  // namespace weft::pt2pt

@@ -1,6 +1,6 @@
 // The abstract tagged-message transport under MPI point-to-point: addresses, lazy connections,
-// send/recv/probe on 64-bit match bits (pt2pt/match_bits.hpp), progress and a wait fd.
-// Threading: called from one thread at a time (MPI_THREAD_SERIALIZED at most).
+// send/recv/probe/matched probe on 64-bit match bits (pt2pt/match_bits.hpp), progress and a
+// wait fd. Threading: called from one thread at a time (MPI_THREAD_SERIALIZED at most).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +24,7 @@ struct Completion {
 struct ProbeResult {
   uint64_t sender_bits = 0;
   size_t bytes = 0;
+  void* message = nullptr;  // take_message only: the transport's handle of the message taken
 };
 
 class Transport {
@@ -40,6 +41,12 @@ class Transport {
   virtual Status irecv(void* buf, size_t len, uint64_t bits, uint64_t mask, Completion* c) = 0;
   // Looks for a matching unreceived message without receiving it.
   virtual bool iprobe(uint64_t bits, uint64_t mask, ProbeResult* out) = 0;
+  // Matched probe: finds a matching unreceived message and takes it out of matching, so that no
+  // receive can match it; out->message then must be passed to recv_message, exactly once.
+  virtual bool take_message(uint64_t bits, uint64_t mask, ProbeResult* out) = 0;
+  // Receives a message `taken` by take_message into `len` bytes at `buf`; the outcome arrives in
+  // `c` as for irecv (truncation included). Such a receive cannot be cancelled.
+  virtual Status recv_message(const ProbeResult& taken, void* buf, size_t len, Completion* c) = 0;
   // Cancels a pending receive; it then completes with `cancelled` set (or matched meanwhile).
   virtual void cancel(Completion* c) = 0;
   // Advances communication; returns the number of events processed.

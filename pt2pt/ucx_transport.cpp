@@ -1,11 +1,13 @@
 // UCX implementation of Transport. Facts relied on (shared/platform-facts.md §3): a NULL return
 // means completed in place, UCS_PTR_IS_ERR is a failure, anything else is a UCX request we free
 // in its callback (which may run before the call returns); blocking waits need
-// UCP_FEATURE_WAKEUP + ucp_worker_arm + poll on the worker's event fd.
+// UCP_FEATURE_WAKEUP + ucp_worker_arm + poll on the worker's event fd; a matched probe is
+// ucp_tag_probe_nb with remove=1, after which only ucp_tag_msg_recv_nbx can receive the message.
 #include "pt2pt/ucx_transport.hpp"
 
 #include <ucp/api/ucp.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -182,16 +184,31 @@ class UcxTransport final : public Transport {
   }
 
   bool iprobe(uint64_t bits, uint64_t mask, ProbeResult* out) override {
-    ucp_tag_recv_info_t info{};
-    ucp_tag_message_h msg = ucp_tag_probe_nb(worker_, bits, mask, 0, &info);
-    if (msg == nullptr) {
-      ucp_worker_progress(worker_);
-      msg = ucp_tag_probe_nb(worker_, bits, mask, 0, &info);
+    return probe(bits, mask, false, out);
+  }
+
+  bool take_message(uint64_t bits, uint64_t mask, ProbeResult* out) override {
+    return probe(bits, mask, true, out);
+  }
+
+  Status recv_message(const ProbeResult& taken, void* buf, size_t len, Completion* c) override {
+    ucp_request_param_t p{};
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                     UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
+    p.cb.recv = on_recv_done;
+    p.user_data = c;
+    c->bytes = len;
+    ucs_status_ptr_t r =
+        ucp_tag_msg_recv_nbx(worker_, buf, len, static_cast<ucp_tag_message_h>(taken.message), &p);
+    if (UCS_PTR_IS_ERR(r)) return ucx_error("ucp_tag_msg_recv_nbx", UCS_PTR_STATUS(r));
+    if (r == nullptr && !c->done) {  // completed in place: the probe told sender and length
+      c->sender_bits = taken.sender_bits;
+      c->error_class = taken.bytes > len ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+      c->bytes = std::min(taken.bytes, len);
+      c->done = true;
     }
-    if (msg == nullptr) return false;
-    out->sender_bits = info.sender_tag;
-    out->bytes = info.length;
-    return true;
+    // c->handle stays null: the message is matched already, so there is nothing to cancel.
+    return Status::success();
   }
 
   void cancel(Completion* c) override {
@@ -216,6 +233,22 @@ class UcxTransport final : public Transport {
   }
 
  private:
+  // Looks for a matching unexpected message, progressing once if none is there yet; `remove`
+  // takes it out of matching (matched probe).
+  bool probe(uint64_t bits, uint64_t mask, bool remove, ProbeResult* out) {
+    ucp_tag_recv_info_t info{};
+    ucp_tag_message_h msg = ucp_tag_probe_nb(worker_, bits, mask, remove ? 1 : 0, &info);
+    if (msg == nullptr) {
+      ucp_worker_progress(worker_);
+      msg = ucp_tag_probe_nb(worker_, bits, mask, remove ? 1 : 0, &info);
+    }
+    if (msg == nullptr) return false;
+    out->sender_bits = info.sender_tag;
+    out->bytes = info.length;
+    out->message = remove ? msg : nullptr;
+    return true;
+  }
+
   ucp_context_h context_ = nullptr;
   ucp_worker_h worker_ = nullptr;
   ucp_address_t* address_ = nullptr;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "pt2pt/match_bits.hpp"
+#include "runtime/datatype.hpp"
 
 namespace weft {
 namespace {
@@ -26,8 +27,10 @@ Request* RequestPool::acquire() {
 }
 
 void RequestPool::release(Request* r) {
+  deliver_staged(r);
   delete r->activity;
   r->activity = nullptr;
+  r->plan.reset();
   r->next_free = free_;
   free_ = r;
 }
@@ -67,6 +70,19 @@ void fill_status(const Request& r, MPI_Status* status) {
       status->weft_bytes = 0;
       break;
   }
+}
+
+void deliver_staged(Request* r) {
+  Staging* st = r->staging.get();
+  if (st == nullptr) return;
+  const Completion& c = r->completion;
+  if (st->type != nullptr && c.done && !c.cancelled) {
+    const size_t capacity = st->count * st->type->size();
+    // A short message fills a prefix; a truncated one fills the whole buffer.
+    st->type->unpack_range(st->packed.get(), st->count, 0, std::min(c.bytes, capacity),
+                           st->user_buf);
+  }
+  r->staging.reset();
 }
 
 }  // namespace weft

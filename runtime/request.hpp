@@ -2,7 +2,10 @@
 // Nonblocking calls take a request from a free-list pool (no malloc per message); blocking
 // calls use one on the stack. Ownership: the pool owns all pooled requests; the application
 // holds them between MPI_I* and the completing Wait/Test (or MPI_Request_free). A request of
-// kind kActivity owns its Activity (a collective), deleted when the request is released.
+// kind kActivity owns its Activity (a collective), deleted when the request is released. A
+// point-to-point request with a non-contiguous datatype owns its Staging: the packed copy a send
+// goes out from, or the bytes a receive lands in until it is unpacked on completion. A persistent
+// point-to-point request owns its PersistentPlan, deleted when the request is released.
 #pragma once
 #include <memory>
 #include <vector>
@@ -10,6 +13,32 @@
 #include "mpi.h"
 #include "pt2pt/transport.hpp"
 #include "runtime/activity.hpp"
+
+namespace weft {
+class Datatype;
+
+// Packed bytes standing in for a non-contiguous user buffer. For a receive, `type`, `user_buf`
+// and `count` say where to unpack them once the message is in.
+struct Staging {
+  std::unique_ptr<unsigned char[]> packed;
+  std::shared_ptr<const Datatype> type;  // receives only; keeps a freed type alive
+  void* user_buf = nullptr;
+  size_t count = 0;
+};
+}  // namespace weft
+
+struct weft_request;
+
+namespace weft {
+// What MPI_Start does for a persistent point-to-point request (MPI_Send_init, MPI_Recv_init...):
+// start one more round of its operation into the request (pt2pt/persistent.hpp). A persistent
+// collective restarts its Activity instead.
+class PersistentPlan {
+ public:
+  virtual ~PersistentPlan() = default;
+  virtual Status start(::weft_request* r) = 0;
+};
+}  // namespace weft
 
 enum class WeftRequestKind : unsigned char { kSend, kRecv, kProcNull, kActivity };
 
@@ -20,7 +49,9 @@ struct weft_request {
   bool persistent = false;  // MPI_*_init: completing it makes it inactive, MPI_Start restarts it
   bool active = true;       // persistent requests: started and not yet completed by Wait/Test
   MPI_Comm comm = MPI_COMM_NULL;
-  weft::Activity* activity = nullptr;  // kActivity: the collective it runs (owned)
+  weft::Activity* activity = nullptr;          // kActivity: the collective it runs (owned)
+  std::unique_ptr<weft::PersistentPlan> plan;  // persistent point-to-point only
+  std::unique_ptr<weft::Staging> staging;      // non-contiguous datatypes only
   weft_request* next_free = nullptr;
 };
 
@@ -31,6 +62,7 @@ using Request = ::weft_request;
 class RequestPool {
  public:
   Request* acquire();
+  // Returns `r` to the pool; a completed staged receive is unpacked into its buffer first.
   void release(Request* r);
   // Requests freed by the application while still active; released when they complete.
   void adopt_orphan(Request* r);
@@ -44,5 +76,9 @@ class RequestPool {
 
 // Fills an MPI_Status (if not MPI_STATUS_IGNORE) from a completed request.
 void fill_status(const Request& r, MPI_Status* status);
+
+// Unpacks the received bytes of a completed, uncancelled staged receive into the user's buffer
+// and drops the staging (also the packed copy of a send). Harmless on any other request.
+void deliver_staged(Request* r);
 
 }  // namespace weft

@@ -24,7 +24,7 @@ int barrier(const char* fn, MPI_Comm comm, Form form, MPI_Request* request) {
   return capi::launch(fn, comm, *c, spec, form, request);
 }
 
-int bcast(const char* fn, void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm,
+int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
           Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
@@ -41,9 +41,10 @@ int bcast(const char* fn, void* buffer, int count, MPI_Datatype type, int root, 
 }
 
 // MPI_Gather and MPI_Gatherv (`vector`; counts and displs matter at the root only).
-int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-           int recvcount, bool vector, const int* counts, const int* displs, MPI_Datatype recvtype,
-           int root, MPI_Comm comm, Form form, MPI_Request* request) {
+int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void* recvbuf, MPI_Count recvcount, bool vector, capi::CountArray counts,
+           capi::CountArray displs, MPI_Datatype recvtype, int root, MPI_Comm comm, Form form,
+           MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
@@ -95,9 +96,10 @@ int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype send
 }
 
 // MPI_Scatter and MPI_Scatterv (`vector`; counts and displs matter at the root only).
-int scatter(const char* fn, const void* sendbuf, int sendcount, bool vector, const int* counts,
-            const int* displs, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm, Form form, MPI_Request* request) {
+int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, bool vector,
+            capi::CountArray counts, capi::CountArray displs, MPI_Datatype sendtype, void* recvbuf,
+            MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, Form form,
+            MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
@@ -245,6 +247,91 @@ int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int di
                  recvcount, recvtype, root, comm, Form::kPersistent, request);
 }
 
+// The large-count (_c) forms: MPI_Count counts and MPI_Aint displacements, same path.
+int PMPI_Bcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return bcast("MPI_Bcast_c", buffer, count, datatype, root, comm, Form::kBlocking, nullptr);
+}
+int PMPI_Ibcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Request* request) {
+  return bcast("MPI_Ibcast_c", buffer, count, datatype, root, comm, Form::kNonblocking, request);
+}
+int PMPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                      MPI_Info, MPI_Request* request) {
+  return bcast("MPI_Bcast_init_c", buffer, count, datatype, root, comm, Form::kPersistent, request);
+}
+int PMPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return gather("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, false, nullptr,
+                nullptr, recvtype, root, comm, Form::kBlocking, nullptr);
+}
+int PMPI_Igather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request* request) {
+  return gather("MPI_Igather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, false, nullptr,
+                nullptr, recvtype, root, comm, Form::kNonblocking, request);
+}
+int PMPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return gather("MPI_Gather_init_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, false,
+                nullptr, nullptr, recvtype, root, comm, Form::kPersistent, request);
+}
+int PMPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                   int root, MPI_Comm comm) {
+  return gather("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts, displs,
+                recvtype, root, comm, Form::kBlocking, nullptr);
+}
+int PMPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                    int root, MPI_Comm comm, MPI_Request* request) {
+  return gather("MPI_Igatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts,
+                displs, recvtype, root, comm, Form::kNonblocking, request);
+}
+int PMPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                        MPI_Request* request) {
+  return gather("MPI_Gatherv_init_c", sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts,
+                displs, recvtype, root, comm, Form::kPersistent, request);
+}
+int PMPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return scatter("MPI_Scatter_c", sendbuf, sendcount, false, nullptr, nullptr, sendtype, recvbuf,
+                 recvcount, recvtype, root, comm, Form::kBlocking, nullptr);
+}
+int PMPI_Iscatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request* request) {
+  return scatter("MPI_Iscatter_c", sendbuf, sendcount, false, nullptr, nullptr, sendtype, recvbuf,
+                 recvcount, recvtype, root, comm, Form::kNonblocking, request);
+}
+int PMPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return scatter("MPI_Scatter_init_c", sendbuf, sendcount, false, nullptr, nullptr, sendtype,
+                 recvbuf, recvcount, recvtype, root, comm, Form::kPersistent, request);
+}
+int PMPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return scatter("MPI_Scatterv_c", sendbuf, 0, true, sendcounts, displs, sendtype, recvbuf,
+                 recvcount, recvtype, root, comm, Form::kBlocking, nullptr);
+}
+int PMPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                     MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return scatter("MPI_Iscatterv_c", sendbuf, 0, true, sendcounts, displs, sendtype, recvbuf,
+                 recvcount, recvtype, root, comm, Form::kNonblocking, request);
+}
+int PMPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                         MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                         MPI_Request* request) {
+  return scatter("MPI_Scatterv_init_c", sendbuf, 0, true, sendcounts, displs, sendtype, recvbuf,
+                 recvcount, recvtype, root, comm, Form::kPersistent, request);
+}
+
 }  // extern "C"
 
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
@@ -266,3 +353,18 @@ WEFT_MPI_ALIAS(MPI_Scatter_init)
 WEFT_MPI_ALIAS(MPI_Scatterv)
 WEFT_MPI_ALIAS(MPI_Iscatterv)
 WEFT_MPI_ALIAS(MPI_Scatterv_init)
+WEFT_MPI_ALIAS(MPI_Bcast_c)
+WEFT_MPI_ALIAS(MPI_Ibcast_c)
+WEFT_MPI_ALIAS(MPI_Bcast_init_c)
+WEFT_MPI_ALIAS(MPI_Gather_c)
+WEFT_MPI_ALIAS(MPI_Igather_c)
+WEFT_MPI_ALIAS(MPI_Gather_init_c)
+WEFT_MPI_ALIAS(MPI_Gatherv_c)
+WEFT_MPI_ALIAS(MPI_Igatherv_c)
+WEFT_MPI_ALIAS(MPI_Gatherv_init_c)
+WEFT_MPI_ALIAS(MPI_Scatter_c)
+WEFT_MPI_ALIAS(MPI_Iscatter_c)
+WEFT_MPI_ALIAS(MPI_Scatter_init_c)
+WEFT_MPI_ALIAS(MPI_Scatterv_c)
+WEFT_MPI_ALIAS(MPI_Iscatterv_c)
+WEFT_MPI_ALIAS(MPI_Scatterv_init_c)

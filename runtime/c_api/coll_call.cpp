@@ -42,7 +42,7 @@ Status check_coll_buffer(const void* buf, size_t count, const char* arg, bool in
   return Status::success();
 }
 
-Status check_side(const void* buf, int count, MPI_Datatype type, const char* buf_arg,
+Status check_side(const void* buf, MPI_Count count, MPI_Datatype type, const char* buf_arg,
                   const char* count_arg, const char* type_arg, bool in_place_ok, size_t* bytes,
                   size_t* elem_size) {
   if (in_place_ok && buf == MPI_IN_PLACE) {  // count and type are ignored
@@ -63,11 +63,11 @@ Status check_root(const Comm& c, int root) {
                                          " has " + std::to_string(c.size) + " ranks)");
 }
 
-Status vector_blocks(int n, const int* counts, const int* displs, size_t elem_size,
+Status vector_blocks(int n, CountArray counts, CountArray displs, size_t elem_size,
                      const char* counts_arg, const char* displs_arg,
                      std::vector<coll::Block>* out) {
-  WEFT_TRY(check_not_null(counts, counts_arg));
-  WEFT_TRY(check_not_null(displs, displs_arg));
+  WEFT_TRY(check_not_null(counts.data(), counts_arg));
+  WEFT_TRY(check_not_null(displs.data(), displs_arg));
   out->resize(size_t(n));
   for (int i = 0; i < n; ++i) {
     if (counts[i] < 0) {

@@ -7,6 +7,7 @@
 #include "coll/coll.hpp"
 #include "coll/regular_call.hpp"
 #include "mpi.h"
+#include "runtime/c_api/count_array.hpp"
 #include "runtime/c_api/guard.hpp"
 
 namespace weft::capi {
@@ -25,12 +26,12 @@ Status element_size(MPI_Datatype type, const char* arg, size_t* out);
 // A buffer argument: NULL only with count 0; MPI_IN_PLACE only where `in_place_ok`.
 Status check_coll_buffer(const void* buf, size_t count, const char* arg, bool in_place_ok);
 // count, datatype and buffer of one side of a collective; *bytes = count × element size.
-Status check_side(const void* buf, int count, MPI_Datatype type, const char* buf_arg,
+Status check_side(const void* buf, MPI_Count count, MPI_Datatype type, const char* buf_arg,
                   const char* count_arg, const char* type_arg, bool in_place_ok, size_t* bytes,
                   size_t* elem_size);
 Status check_root(const Comm& c, int root);
 // Per-rank counts and displacements (in elements of `elem_size` bytes) as byte blocks.
-Status vector_blocks(int n, const int* counts, const int* displs, size_t elem_size,
+Status vector_blocks(int n, CountArray counts, CountArray displs, size_t elem_size,
                      const char* counts_arg, const char* displs_arg, std::vector<coll::Block>* out);
 // Binds `op` to `type` for a reduction; MPI_ERR_OP if it is not defined for the type.
 Status bind_op(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* out);

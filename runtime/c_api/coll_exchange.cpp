@@ -16,9 +16,10 @@ namespace {
 char* at(void* base, size_t offset) { return static_cast<char*>(base) + offset; }
 
 // MPI_Allgather and MPI_Allgatherv (`vector`).
-int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-              void* recvbuf, int recvcount, bool vector, const int* counts, const int* displs,
-              MPI_Datatype recvtype, MPI_Comm comm, Form form, MPI_Request* request) {
+int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+              void* recvbuf, MPI_Count recvcount, bool vector, capi::CountArray counts,
+              capi::CountArray displs, MPI_Datatype recvtype, MPI_Comm comm, Form form,
+              MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
@@ -56,8 +57,9 @@ int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
 // One side of an all-to-all: per-peer blocks from counts and displacements in elements of
 // `type` (alltoall, alltoallv), or, for alltoallw (`w`), counts in elements of types[i] and
 // displacements in bytes.
-Status alltoall_side(int n, const int* counts, const int* displs, bool w, const MPI_Datatype* types,
-                     MPI_Datatype type, const char* which, std::vector<Block>* out) {
+Status alltoall_side(int n, capi::CountArray counts, capi::CountArray displs, bool w,
+                     const MPI_Datatype* types, MPI_Datatype type, const char* which,
+                     std::vector<Block>* out) {
   const std::string counts_arg = std::string(which) + "counts";
   const std::string displs_arg = std::string(which) + "displs";
   const std::string type_arg = std::string(which) + "type" + (w ? "s" : "");
@@ -81,10 +83,10 @@ Status alltoall_side(int n, const int* counts, const int* displs, bool w, const 
 enum class Variant { kRegular, kV, kW };
 
 // MPI_Alltoall (kRegular: `count` each, packed), MPI_Alltoallv and MPI_Alltoallw.
-int alltoall(const char* fn, Variant variant, const void* sendbuf, int sendcount,
-             const int* sendcounts, const int* sdispls, const MPI_Datatype* sendtypes,
-             MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* recvcounts,
-             const int* rdispls, const MPI_Datatype* recvtypes, MPI_Datatype recvtype,
+int alltoall(const char* fn, Variant variant, const void* sendbuf, MPI_Count sendcount,
+             capi::CountArray sendcounts, capi::CountArray sdispls, const MPI_Datatype* sendtypes,
+             MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, capi::CountArray recvcounts,
+             capi::CountArray rdispls, const MPI_Datatype* recvtypes, MPI_Datatype recvtype,
              MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
@@ -245,6 +247,110 @@ int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int s
                   comm, Form::kPersistent, request);
 }
 
+// The large-count (_c) forms: MPI_Count counts and MPI_Aint displacements, same path.
+int PMPI_Allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgather("MPI_Allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, false,
+                   nullptr, nullptr, recvtype, comm, Form::kBlocking, nullptr);
+}
+int PMPI_Iallgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request* request) {
+  return allgather("MPI_Iallgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, false,
+                   nullptr, nullptr, recvtype, comm, Form::kNonblocking, request);
+}
+int PMPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Info, MPI_Request* request) {
+  return allgather("MPI_Allgather_init_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, false,
+                   nullptr, nullptr, recvtype, comm, Form::kPersistent, request);
+}
+int PMPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgather("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts,
+                   displs, recvtype, comm, Form::kBlocking, nullptr);
+}
+int PMPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return allgather("MPI_Iallgatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts,
+                   displs, recvtype, comm, Form::kNonblocking, request);
+}
+int PMPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return allgather("MPI_Allgatherv_init_c", sendbuf, sendcount, sendtype, recvbuf, 0, true,
+                   recvcounts, displs, recvtype, comm, Form::kPersistent, request);
+}
+int PMPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return alltoall("MPI_Alltoall_c", Variant::kRegular, sendbuf, sendcount, nullptr, nullptr,
+                  nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, nullptr, recvtype, comm,
+                  Form::kBlocking, nullptr);
+}
+int PMPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request* request) {
+  return alltoall("MPI_Ialltoall_c", Variant::kRegular, sendbuf, sendcount, nullptr, nullptr,
+                  nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, nullptr, recvtype, comm,
+                  Form::kNonblocking, request);
+}
+int PMPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info, MPI_Request* request) {
+  return alltoall("MPI_Alltoall_init_c", Variant::kRegular, sendbuf, sendcount, nullptr, nullptr,
+                  nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, nullptr, recvtype, comm,
+                  Form::kPersistent, request);
+}
+int PMPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return alltoall("MPI_Alltoallv_c", Variant::kV, sendbuf, 0, sendcounts, sdispls, nullptr,
+                  sendtype, recvbuf, 0, recvcounts, rdispls, nullptr, recvtype, comm,
+                  Form::kBlocking, nullptr);
+}
+int PMPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request* request) {
+  return alltoall("MPI_Ialltoallv_c", Variant::kV, sendbuf, 0, sendcounts, sdispls, nullptr,
+                  sendtype, recvbuf, 0, recvcounts, rdispls, nullptr, recvtype, comm,
+                  Form::kNonblocking, request);
+}
+int PMPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return alltoall("MPI_Alltoallv_init_c", Variant::kV, sendbuf, 0, sendcounts, sdispls, nullptr,
+                  sendtype, recvbuf, 0, recvcounts, rdispls, nullptr, recvtype, comm,
+                  Form::kPersistent, request);
+}
+int PMPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return alltoall("MPI_Alltoallw_c", Variant::kW, sendbuf, 0, sendcounts, sdispls, sendtypes,
+                  MPI_DATATYPE_NULL, recvbuf, 0, recvcounts, rdispls, recvtypes, MPI_DATATYPE_NULL,
+                  comm, Form::kBlocking, nullptr);
+}
+int PMPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                      MPI_Request* request) {
+  return alltoall("MPI_Ialltoallw_c", Variant::kW, sendbuf, 0, sendcounts, sdispls, sendtypes,
+                  MPI_DATATYPE_NULL, recvbuf, 0, recvcounts, rdispls, recvtypes, MPI_DATATYPE_NULL,
+                  comm, Form::kNonblocking, request);
+}
+int PMPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info,
+                          MPI_Request* request) {
+  return alltoall("MPI_Alltoallw_init_c", Variant::kW, sendbuf, 0, sendcounts, sdispls, sendtypes,
+                  MPI_DATATYPE_NULL, recvbuf, 0, recvcounts, rdispls, recvtypes, MPI_DATATYPE_NULL,
+                  comm, Form::kPersistent, request);
+}
+
 }  // extern "C"
 
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
@@ -263,3 +369,18 @@ WEFT_MPI_ALIAS(MPI_Alltoallv_init)
 WEFT_MPI_ALIAS(MPI_Alltoallw)
 WEFT_MPI_ALIAS(MPI_Ialltoallw)
 WEFT_MPI_ALIAS(MPI_Alltoallw_init)
+WEFT_MPI_ALIAS(MPI_Allgather_c)
+WEFT_MPI_ALIAS(MPI_Iallgather_c)
+WEFT_MPI_ALIAS(MPI_Allgather_init_c)
+WEFT_MPI_ALIAS(MPI_Allgatherv_c)
+WEFT_MPI_ALIAS(MPI_Iallgatherv_c)
+WEFT_MPI_ALIAS(MPI_Allgatherv_init_c)
+WEFT_MPI_ALIAS(MPI_Alltoall_c)
+WEFT_MPI_ALIAS(MPI_Ialltoall_c)
+WEFT_MPI_ALIAS(MPI_Alltoall_init_c)
+WEFT_MPI_ALIAS(MPI_Alltoallv_c)
+WEFT_MPI_ALIAS(MPI_Ialltoallv_c)
+WEFT_MPI_ALIAS(MPI_Alltoallv_init_c)
+WEFT_MPI_ALIAS(MPI_Alltoallw_c)
+WEFT_MPI_ALIAS(MPI_Ialltoallw_c)
+WEFT_MPI_ALIAS(MPI_Alltoallw_init_c)

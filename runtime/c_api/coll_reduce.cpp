@@ -17,7 +17,7 @@ namespace {
 
 // The parts every reduction shares: communicator, vector size and the op bound to the type.
 // `in_place_ok`: whether this rank may pass MPI_IN_PLACE as sendbuf.
-Status reduction_call(MPI_Comm comm, const void* sendbuf, void* recvbuf, int count,
+Status reduction_call(MPI_Comm comm, const void* sendbuf, void* recvbuf, MPI_Count count,
                       MPI_Datatype type, MPI_Op op, bool in_place_ok, weft::Comm** c,
                       CallSpec* spec) {
   WEFT_TRY(capi::collective_comm(comm, c));
@@ -35,7 +35,7 @@ Status reduction_call(MPI_Comm comm, const void* sendbuf, void* recvbuf, int cou
   return Status::success();
 }
 
-int reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
            MPI_Op op, int root, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
@@ -54,7 +54,7 @@ int reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Da
 }
 
 // MPI_Allreduce, MPI_Scan and MPI_Exscan: same arguments, every rank gets a result.
-int everyone(const char* fn, CollKind kind, const void* sendbuf, void* recvbuf, int count,
+int everyone(const char* fn, CollKind kind, const void* sendbuf, void* recvbuf, MPI_Count count,
              MPI_Datatype type, MPI_Op op, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
@@ -67,31 +67,25 @@ int everyone(const char* fn, CollKind kind, const void* sendbuf, void* recvbuf, 
 }
 
 // MPI_Reduce_scatter (counts non-null) and MPI_Reduce_scatter_block (`count` each).
-int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, int count,
-                   const int* counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm, Form form,
+int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count,
+                   capi::CountArray counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm, Form form,
                    MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
-  std::vector<int> block_counts(size_t(c->size), count);
-  if (counts != nullptr) {
-    block_counts.assign(counts, counts + c->size);
+  std::vector<MPI_Count> block_counts(size_t(c->size), count);
+  if (counts.data() != nullptr) {
+    for (size_t i = 0; i < block_counts.size(); ++i) block_counts[i] = counts[i];
   } else {
     WEFT_CHECK(comm, fn, capi::check_count(count, "recvcount"));
   }
-  std::vector<int> displs(size_t(c->size), 0);
+  std::vector<MPI_Count> displs(size_t(c->size), 0);
   for (int i = 1; i < c->size; ++i) displs[size_t(i)] = displs[size_t(i - 1)] + block_counts[size_t(i - 1)];
   const long long total = std::accumulate(block_counts.begin(), block_counts.end(), 0LL);
   CallSpec spec;
   WEFT_CHECK(comm, fn, capi::vector_blocks(c->size, block_counts.data(), displs.data(), 1,
                                            "recvcounts", "displs", &spec.args.blocks));
-  if (total > INT32_MAX) {
-    return capi::report(comm, fn, Status::error(MPI_ERR_COUNT, "the recvcounts add up to " +
-                                                                   std::to_string(total) +
-                                                                   ", more than an int holds"));
-  }
-  WEFT_CHECK(comm, fn, reduction_call(comm, sendbuf, recvbuf, int(total), type, op, true, &c,
-                                      &spec));
+  WEFT_CHECK(comm, fn, reduction_call(comm, sendbuf, recvbuf, total, type, op, true, &c, &spec));
   WEFT_CHECK(comm, fn, capi::check_coll_buffer(
                            recvbuf, spec.args.in_place ? size_t(total) : size_t(block_counts[size_t(c->rank)]),
                            "recvbuf", false));
@@ -100,7 +94,7 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, int count
     b.offset *= spec.args.elem_size;
     b.bytes *= spec.args.elem_size;
   }
-  spec.args.uniform = counts == nullptr;
+  spec.args.uniform = counts.data() == nullptr;
   spec.args.kind = CollKind::kReduceScatter;
   return capi::launch(fn, comm, *c, spec, form, request);
 }
@@ -214,6 +208,102 @@ int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvc
                         datatype, op, comm, Form::kPersistent, request);
 }
 
+// The large-count (_c) forms: MPI_Count counts and MPI_Aint displacements, same path.
+int PMPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm) {
+  return reduce("MPI_Reduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, Form::kBlocking,
+                nullptr);
+}
+int PMPI_Ireduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
+  return reduce("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype, op, root, comm,
+                Form::kNonblocking, request);
+}
+int PMPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return reduce("MPI_Reduce_init_c", sendbuf, recvbuf, count, datatype, op, root, comm,
+                Form::kPersistent, request);
+}
+int PMPI_Allreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm) {
+  return everyone("MPI_Allreduce_c", CollKind::kAllreduce, sendbuf, recvbuf, count, datatype, op,
+                  comm, Form::kBlocking, nullptr);
+}
+int PMPI_Iallreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return everyone("MPI_Iallreduce_c", CollKind::kAllreduce, sendbuf, recvbuf, count, datatype, op,
+                  comm, Form::kNonblocking, request);
+}
+int PMPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                          MPI_Request* request) {
+  return everyone("MPI_Allreduce_init_c", CollKind::kAllreduce, sendbuf, recvbuf, count, datatype,
+                  op, comm, Form::kPersistent, request);
+}
+int PMPI_Scan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm) {
+  return everyone("MPI_Scan_c", CollKind::kScan, sendbuf, recvbuf, count, datatype, op, comm,
+                  Form::kBlocking, nullptr);
+}
+int PMPI_Iscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return everyone("MPI_Iscan_c", CollKind::kScan, sendbuf, recvbuf, count, datatype, op, comm,
+                  Form::kNonblocking, request);
+}
+int PMPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return everyone("MPI_Scan_init_c", CollKind::kScan, sendbuf, recvbuf, count, datatype, op, comm,
+                  Form::kPersistent, request);
+}
+int PMPI_Exscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm) {
+  return everyone("MPI_Exscan_c", CollKind::kExscan, sendbuf, recvbuf, count, datatype, op, comm,
+                  Form::kBlocking, nullptr);
+}
+int PMPI_Iexscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return everyone("MPI_Iexscan_c", CollKind::kExscan, sendbuf, recvbuf, count, datatype, op, comm,
+                  Form::kNonblocking, request);
+}
+int PMPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return everyone("MPI_Exscan_init_c", CollKind::kExscan, sendbuf, recvbuf, count, datatype, op,
+                  comm, Form::kPersistent, request);
+}
+int PMPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatter("MPI_Reduce_scatter_c", sendbuf, recvbuf, 0, recvcounts, datatype, op, comm,
+                        Form::kBlocking, nullptr);
+}
+int PMPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return reduce_scatter("MPI_Ireduce_scatter_c", sendbuf, recvbuf, 0, recvcounts, datatype, op,
+                        comm, Form::kNonblocking, request);
+}
+int PMPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                               MPI_Request* request) {
+  return reduce_scatter("MPI_Reduce_scatter_init_c", sendbuf, recvbuf, 0, recvcounts, datatype, op,
+                        comm, Form::kPersistent, request);
+}
+int PMPI_Reduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatter("MPI_Reduce_scatter_block_c", sendbuf, recvbuf, recvcount, nullptr,
+                        datatype, op, comm, Form::kBlocking, nullptr);
+}
+int PMPI_Ireduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request* request) {
+  return reduce_scatter("MPI_Ireduce_scatter_block_c", sendbuf, recvbuf, recvcount, nullptr,
+                        datatype, op, comm, Form::kNonblocking, request);
+}
+int PMPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                                     MPI_Request* request) {
+  return reduce_scatter("MPI_Reduce_scatter_block_init_c", sendbuf, recvbuf, recvcount, nullptr,
+                        datatype, op, comm, Form::kPersistent, request);
+}
+
 }  // extern "C"
 
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
@@ -235,3 +325,21 @@ WEFT_MPI_ALIAS(MPI_Reduce_scatter_init)
 WEFT_MPI_ALIAS(MPI_Reduce_scatter_block)
 WEFT_MPI_ALIAS(MPI_Ireduce_scatter_block)
 WEFT_MPI_ALIAS(MPI_Reduce_scatter_block_init)
+WEFT_MPI_ALIAS(MPI_Reduce_c)
+WEFT_MPI_ALIAS(MPI_Ireduce_c)
+WEFT_MPI_ALIAS(MPI_Reduce_init_c)
+WEFT_MPI_ALIAS(MPI_Allreduce_c)
+WEFT_MPI_ALIAS(MPI_Iallreduce_c)
+WEFT_MPI_ALIAS(MPI_Allreduce_init_c)
+WEFT_MPI_ALIAS(MPI_Scan_c)
+WEFT_MPI_ALIAS(MPI_Iscan_c)
+WEFT_MPI_ALIAS(MPI_Scan_init_c)
+WEFT_MPI_ALIAS(MPI_Exscan_c)
+WEFT_MPI_ALIAS(MPI_Iexscan_c)
+WEFT_MPI_ALIAS(MPI_Exscan_init_c)
+WEFT_MPI_ALIAS(MPI_Reduce_scatter_c)
+WEFT_MPI_ALIAS(MPI_Ireduce_scatter_c)
+WEFT_MPI_ALIAS(MPI_Reduce_scatter_init_c)
+WEFT_MPI_ALIAS(MPI_Reduce_scatter_block_c)
+WEFT_MPI_ALIAS(MPI_Ireduce_scatter_block_c)
+WEFT_MPI_ALIAS(MPI_Reduce_scatter_block_init_c)

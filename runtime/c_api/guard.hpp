@@ -16,8 +16,9 @@ int report(MPI_Comm comm, const char* fn, const Status& s);
 // MPI_SUCCESS when the library is initialised and not finalised; otherwise prints and fails.
 int require_running(const char* fn);
 
-Status check_count(int count, const char* arg);
-Status check_buffer(const void* buf, int count, const char* arg);
+// Counts are MPI_Count wide so that the int and the large-count (_c) forms share one check.
+Status check_count(MPI_Count count, const char* arg);
+Status check_buffer(const void* buf, MPI_Count count, const char* arg);
 // A destination: a rank of `comm` or MPI_PROC_NULL.
 Status check_dest(const Comm& comm, int rank, const char* arg);
 // A source: a rank of `comm`, MPI_ANY_SOURCE or MPI_PROC_NULL.

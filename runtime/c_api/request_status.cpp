@@ -31,6 +31,7 @@ Status finish_request(MPI_Request* slot, MPI_Status* status) {
       return Status::success();
     }
     r->active = false;
+    deliver_staged(r);  // a complete receive's data is in its buffer
     fill_status(*r, status);
     return request_outcome(*r);
   }

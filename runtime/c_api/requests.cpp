@@ -47,22 +47,36 @@ int finish_several(const char* fn, MPI_Request* requests, const int* indices, in
   return capi::report(failed_comm, fn, Status::error(MPI_ERR_IN_STATUS, first_error));
 }
 
-// MPI_Start's work on one request: it must be persistent and inactive.
-Status start_persistent(MPI_Request r, const char* arg) {
+// How errors name request `index` of MPI_Startall, or MPI_Start's one request (index -1).
+std::string request_arg(int index) {
+  return index < 0 ? "request" : "array_of_requests[" + std::to_string(index) + "]";
+}
+
+// MPI_Start's work on one request: it must be persistent and inactive. A collective restarts its
+// Activity, a point-to-point request its PersistentPlan; one that fails to start stays inactive.
+Status start_persistent(MPI_Request r, int index) {
   if (r == MPI_REQUEST_NULL || !r->persistent) {
-    return Status::error(MPI_ERR_REQUEST, std::string("invalid request ") + arg + "=" +
+    return Status::error(MPI_ERR_REQUEST, "invalid request " + request_arg(index) + "=" +
                                               (r == MPI_REQUEST_NULL ? "MPI_REQUEST_NULL"
                                                                      : "a nonpersistent request"));
   }
   if (r->active) {
-    return Status::error(MPI_ERR_REQUEST, std::string("request ") + arg +
+    return Status::error(MPI_ERR_REQUEST, "request " + request_arg(index) +
                                               " is already active (complete it before starting "
                                               "it again)");
   }
   r->completion = weft::Completion{};
   r->active = true;
-  return r->activity->restart();
+  Status s = r->kind == WeftRequestKind::kActivity ? r->activity->restart() : r->plan->start(r);
+  if (!s.ok()) {
+    r->active = false;
+    r->completion.done = true;
+  }
+  return s;
 }
+
+// Where an error about request `r` is raised.
+MPI_Comm comm_of(MPI_Request r) { return r == MPI_REQUEST_NULL ? MPI_COMM_WORLD : r->comm; }
 
 }  // namespace
 
@@ -266,17 +280,15 @@ int PMPI_Start(MPI_Request* request) {
   constexpr const char* fn = "MPI_Start";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(request, "request"));
-  return capi::report(MPI_COMM_WORLD, fn, start_persistent(*request, "request"));
+  return capi::report(comm_of(*request), fn, start_persistent(*request, -1));
 }
 
 int PMPI_Startall(int count, MPI_Request requests[]) {
   constexpr const char* fn = "MPI_Startall";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
-  for (int i = 0; i < count; ++i) {
-    const std::string arg = "array_of_requests[" + std::to_string(i) + "]";
-    WEFT_CHECK(MPI_COMM_WORLD, fn, start_persistent(requests[i], arg.c_str()));
-  }
+  for (int i = 0; i < count; ++i)
+    WEFT_CHECK(comm_of(requests[i]), fn, start_persistent(requests[i], i));
   return MPI_SUCCESS;
 }
 

@@ -1,0 +1,83 @@
+// Point-to-point chapter, what a status says: MPI_Get_count and MPI_Get_elements in their int,
+// _x and large-count (_c) forms, all computed at MPI_Count width and narrowed for int.
+#include <climits>
+
+#include "mpi.h"
+#include "runtime/c_api/guard.hpp"
+#include "runtime/datatype.hpp"
+
+using weft::Status;
+namespace capi = weft::capi;
+
+namespace {
+
+// The common checks; *bytes = the bytes the status reports.
+Status check_status_query(const MPI_Status* status, MPI_Datatype datatype, const void* count,
+                          const weft::Datatype** type, size_t* bytes) {
+  WEFT_TRY(capi::check_not_null(status, "status"));
+  WEFT_TRY(capi::check_not_null(count, "count"));
+  WEFT_TRY(weft::find_datatype(datatype, "datatype", type));
+  *bytes = size_t(status->weft_bytes);
+  return Status::success();
+}
+
+// Whole elements of `type` in `bytes`, or MPI_UNDEFINED when they end inside one (MPI 4.0 §3.2.5).
+MPI_Count whole_elements(const weft::Datatype& type, size_t bytes) {
+  const size_t size = type.size();
+  if (size == 0) return 0;
+  return bytes % size != 0 ? MPI_UNDEFINED : MPI_Count(bytes / size);
+}
+
+// Basic elements in `bytes`, or MPI_UNDEFINED when they end inside one.
+MPI_Count basic_elements(const weft::Datatype& type, size_t bytes) {
+  const long long n = type.elements(bytes);
+  return n < 0 ? MPI_UNDEFINED : n;
+}
+
+// An int result: MPI_UNDEFINED when the count does not fit.
+int narrow(MPI_Count n) { return n > INT_MAX ? MPI_UNDEFINED : int(n); }
+
+// Computes *out from the status with `compute`, after the checks of `fn`.
+template <typename Out, typename Compute>
+int query(const char* fn, const MPI_Status* status, MPI_Datatype datatype, Out* out,
+          Compute compute) {
+  const weft::Datatype* type = nullptr;
+  size_t bytes = 0;
+  WEFT_CHECK(MPI_COMM_WORLD, fn, check_status_query(status, datatype, out, &type, &bytes));
+  *out = compute(*type, bytes);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  return query("MPI_Get_count", status, datatype, count, [](const weft::Datatype& t, size_t bytes) {
+    return narrow(whole_elements(t, bytes));
+  });
+}
+int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return query("MPI_Get_count_c", status, datatype, count, whole_elements);
+}
+
+int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  return query(
+      "MPI_Get_elements", status, datatype, count,
+      [](const weft::Datatype& t, size_t bytes) { return narrow(basic_elements(t, bytes)); });
+}
+int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return query("MPI_Get_elements_x", status, datatype, count, basic_elements);
+}
+int PMPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return query("MPI_Get_elements_c", status, datatype, count, basic_elements);
+}
+
+}  // extern "C"
+
+// The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
+WEFT_MPI_ALIAS(MPI_Get_count)
+WEFT_MPI_ALIAS(MPI_Get_count_c)
+WEFT_MPI_ALIAS(MPI_Get_elements)
+WEFT_MPI_ALIAS(MPI_Get_elements_x)
+WEFT_MPI_ALIAS(MPI_Get_elements_c)
