@@ -21,8 +21,10 @@ enum class CollKind {
   kAlltoall,
   kScan,
   kExscan,
+  kNeighborAllgather,  // MPI_(I)Neighbor_allgather(v)(_init)
+  kNeighborAlltoall,   // MPI_(I)Neighbor_alltoall(v,w)(_init)
 };
-inline constexpr int kNumCollKinds = int(CollKind::kExscan) + 1;
+inline constexpr int kNumCollKinds = int(CollKind::kNeighborAlltoall) + 1;
 
 // "allreduce" for kAllreduce: the name used in WEFT_<COLL>_ALGORITHM and weft_info --coll.
 const char* coll_name(CollKind kind);
@@ -46,6 +48,10 @@ struct Block {
 //   reduce_scatter: kSend holds all blocks back to back (blocks[i].offset); kRecv gets the
 //                   reduced block of this rank at offset 0.
 //   alltoall:       kSend holds send_blocks[i] for peer i, kRecv gets recv_blocks[i] from peer i.
+//   neighbor_allgather: kSend holds `bytes` for every destination; kRecv gets recv_blocks[i]
+//                   from sources[i].
+//   neighbor_alltoall: kSend holds send_blocks[j] for destinations[j]; kRecv gets recv_blocks[i]
+//                   from sources[i].
 struct CollArgs {
   CollKind kind = CollKind::kBarrier;
   int rank = 0, size = 1, root = 0;
@@ -57,10 +63,25 @@ struct CollArgs {
   // rank order (not a v-variant); tree and Bruck algorithms need it.
   bool uniform = true;
   std::vector<Block> blocks;                    // gather, scatter, allgather, reduce_scatter
-  std::vector<Block> send_blocks, recv_blocks;  // alltoall (this rank's view only)
+  std::vector<Block> send_blocks, recv_blocks;  // alltoall, neighbor_* (this rank's view only)
   size_t segment_bytes = 128 * 1024;            // pipelining unit of segmented algorithms
+  // Neighbourhood collectives: this rank's neighbours in the standard's order (MPI 4.0 §8.6);
+  // a negative entry (MPI_PROC_NULL) keeps its block but moves nothing.
+  std::vector<int> sources, destinations;
+  // Cartesian neighbourhoods: both lists hold a (negative, positive) pair per dimension, and the
+  // block sent in one direction lands in the receiver's block of the opposite direction (block
+  // s of the sender is block s^1 of the receiver). Graphs pair the k-th send from A to B with
+  // the k-th receive from A at B.
+  bool mirrored_pairs = false;
 
   bool operator==(const CollArgs&) const = default;
+
+  // Neighbourhood collectives: the source whose receive is posted k-th, so that every pair of
+  // ranks posts its messages to each other in matching order (coll/schedule.hpp). With
+  // mirrored pairs the receive from the positive neighbour of a dimension is posted first: it
+  // meets the message that neighbour sends first, which is the one it sends in its negative
+  // direction, to us.
+  size_t source_posted(size_t k) const { return mirrored_pairs ? k ^ 1 : k; }
 
   // Total bytes of all blocks (gather, scatter, allgather, reduce_scatter).
   size_t total_block_bytes() const {

@@ -10,7 +10,8 @@ namespace {
 
 constexpr const char* kNames[kNumCollKinds] = {
     "barrier", "bcast",          "reduce",   "allreduce", "gather", "scatter",
-    "allgather", "reduce_scatter", "alltoall", "scan",      "exscan"};
+    "allgather", "reduce_scatter", "alltoall", "scan",      "exscan",
+    "neighbor_allgather", "neighbor_alltoall"};
 
 // Linear reference forms last: on a tie the model prefers the structured algorithm.
 const Algorithm* const kBarrier[] = {&kBarrierDissemination, &kBarrierLinear};
@@ -29,6 +30,8 @@ const Algorithm* const kReduceScatter[] = {&kReduceScatterHalving, &kReduceScatt
 const Algorithm* const kAlltoall[] = {&kAlltoallBruck, &kAlltoallPairwise, &kAlltoallLinear};
 const Algorithm* const kScan[] = {&kScanRecursiveDoubling, &kScanLinear};
 const Algorithm* const kExscan[] = {&kExscanRecursiveDoubling, &kExscanLinear};
+const Algorithm* const kNeighborAllgather[] = {&kNeighborAllgatherLinear};
+const Algorithm* const kNeighborAlltoall[] = {&kNeighborAlltoallLinear};
 
 }  // namespace
 
@@ -47,6 +50,8 @@ std::span<const Algorithm* const> algorithms_for(CollKind kind) {
     case CollKind::kAlltoall: return kAlltoall;
     case CollKind::kScan: return kScan;
     case CollKind::kExscan: return kExscan;
+    case CollKind::kNeighborAllgather: return kNeighborAllgather;
+    case CollKind::kNeighborAlltoall: return kNeighborAlltoall;
   }
   return {};
 }

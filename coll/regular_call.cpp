@@ -50,6 +50,15 @@ CollArgs regular_args(const RegularCall& call) {
       a.recv_blocks = packed_blocks(call.size, call.bytes);
       a.send_blocks = a.recv_blocks;
       break;
+    case CollKind::kNeighborAllgather:
+    case CollKind::kNeighborAlltoall:  // on a periodic ring: a 1-D Cartesian neighbourhood
+      a.sources = {(call.rank + call.size - 1) % call.size, (call.rank + 1) % call.size};
+      a.destinations = a.sources;
+      a.mirrored_pairs = true;
+      a.recv_blocks = packed_blocks(2, call.bytes);
+      a.send_blocks = a.recv_blocks;
+      a.bytes = call.bytes;
+      break;
   }
   return a;
 }

@@ -15,7 +15,8 @@ struct RegularCall {
   int rank = 0;  // whose view; selection does not depend on it
   int root = 0;
   // The vector (bcast, reduce, allreduce, scan, exscan) or one rank's block (gather, scatter,
-  // allgather, reduce_scatter, alltoall), in bytes.
+  // allgather, reduce_scatter, alltoall), or one neighbour's block (neighbour collectives, on a
+  // periodic ring), in bytes.
   size_t bytes = 0;
   size_t elem_size = 1;     // the datatype's size (bcast and the reductions)
   bool commutative = true;  // reductions

@@ -13,6 +13,8 @@
 
 namespace weft {
 
+struct Topology;  // runtime/topology_virtual.hpp
+
 struct Comm {
   MPI_Comm handle = MPI_COMM_NULL;
   std::string name;
@@ -26,6 +28,7 @@ struct Comm {
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   uint32_t coll_seq = 0;  // collectives started so far; tags each one's messages
   int ops_in_flight = 0;  // collectives running on it (they keep a freed communicator alive)
+  std::shared_ptr<const Topology> topology;  // MPI_Cart_create and friends; shared by its dups
 
   uint32_t coll_context() const { return context + 1; }
   // How messages name it: its name, else "communicator <handle>".

@@ -37,6 +37,8 @@ const std::vector<Setting>& settings() {
       {"WEFT_ALLTOALL_ALGORITHM", "auto", kForceDoc},
       {"WEFT_SCAN_ALGORITHM", "auto", kForceDoc},
       {"WEFT_EXSCAN_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_NEIGHBOR_ALLGATHER_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_NEIGHBOR_ALLTOALL_ALGORITHM", "auto", kForceDoc},
   };
   return table;
 }

@@ -18,5 +18,7 @@ extern const Algorithm kReduceScatterRing, kReduceScatterHalving, kReduceScatter
 extern const Algorithm kAlltoallPairwise, kAlltoallBruck, kAlltoallBounded, kAlltoallLinear;
 extern const Algorithm kScanRecursiveDoubling, kScanLinear;
 extern const Algorithm kExscanRecursiveDoubling, kExscanLinear;
+extern const Algorithm kNeighborAllgatherLinear;
+extern const Algorithm kNeighborAlltoallLinear;
 
 }  // namespace weft::coll

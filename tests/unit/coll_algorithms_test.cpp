@@ -22,11 +22,16 @@ bool reduction(CollKind k) {
   return k == CollKind::kReduce || k == CollKind::kAllreduce || k == CollKind::kReduceScatter ||
          k == CollKind::kScan || k == CollKind::kExscan;
 }
+bool neighborhood(CollKind k) {
+  return k == CollKind::kNeighborAllgather || k == CollKind::kNeighborAlltoall;
+}
 bool has_vector_form(CollKind k) {
   return k == CollKind::kGather || k == CollKind::kScatter || k == CollKind::kAllgather ||
-         k == CollKind::kReduceScatter || k == CollKind::kAlltoall;
+         k == CollKind::kReduceScatter || k == CollKind::kAlltoall || neighborhood(k);
 }
-bool has_in_place(CollKind k) { return k != CollKind::kBarrier && k != CollKind::kBcast; }
+bool has_in_place(CollKind k) {
+  return k != CollKind::kBarrier && k != CollKind::kBcast && !neighborhood(k);
+}
 
 const coll::Algorithm& linear(CollKind k) { return *coll::find_algorithm(k, "linear"); }
 

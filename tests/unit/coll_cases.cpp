@@ -241,6 +241,36 @@ void set_up_rank(const Problem& pb, int r, RankState& s) {
       }
       break;
     }
+    case CollKind::kNeighborAllgather:
+    case CollKind::kNeighborAlltoall: {
+      // A periodic ring, the neighbourhood of a 1-D Cartesian grid: with 1 or 2 ranks both
+      // neighbours are the same rank, and the pairing of blocks decides where data lands.
+      a.sources = {(r + pb.size - 1) % pb.size, (r + 1) % pb.size};
+      a.destinations = a.sources;
+      a.mirrored_pairs = true;
+      const bool alltoall = pb.kind == CollKind::kNeighborAlltoall;
+      // Bytes rank `from` sends in direction `slot` (0: negative, 1: positive).
+      auto bytes_sent = [&](int from, int slot) {
+        if (!pb.vector) return n;
+        if (!alltoall) slot = 0;
+        return ((size_t(from) * 3 + size_t(slot) * 5 + pb.count) % (pb.count + 3)) * elem;
+      };
+      // Block s of the sender lands in block s^1 of the receiver.
+      a.recv_blocks = layout({bytes_sent(a.sources[0], 1), bytes_sent(a.sources[1], 0)},
+                             pb.vector, 1, elem);
+      s.binding.recv = make_recv(s, extent(a.recv_blocks));
+      size_t input = 0;
+      if (alltoall) {
+        a.send_blocks = layout({bytes_sent(r, 0), bytes_sent(r, 1)}, pb.vector, 1, elem);
+        input = extent(a.send_blocks);
+      } else {
+        a.bytes = input = bytes_sent(r, 0);
+      }
+      s.send.resize(input);
+      fill(s.send.data(), input / elem, pb, r, 0);
+      s.binding.send = s.send.data();
+      break;
+    }
   }
 }
 
