@@ -8,6 +8,9 @@
 
 #include "coll/coll.hpp"
 #include "coll/regular_call.hpp"
+#include "runtime/attributes.hpp"
+#include "runtime/errhandler.hpp"
+#include "runtime/info_objects.hpp"
 #include "runtime/world.hpp"
 
 namespace weft {
@@ -78,10 +81,40 @@ MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhan
   c->rank = groups::rank_of(members, my_world_rank());
   c->context = 2 * pair;
   c->errhandler = errhandler;
+  errhandler_retain(errhandler);
   return world().comms.add(std::move(c));
 }
 
-Status comm_dup(Comm& parent, MPI_Comm* out) { return build(parent, parent.world_ranks, out); }
+Status comm_dup(Comm& parent, MPI_Info info, MPI_Comm* out) {
+  WEFT_TRY(build(parent, parent.world_ranks, out));
+  world().comms.find(*out)->topology = parent.topology;  // a duplicate keeps the topology
+  return finish_dup(parent.handle, info, out);
+}
+
+Status finish_dup(MPI_Comm parent, MPI_Info info, MPI_Comm* made) {
+  Status s = Status::success();
+  if (info == MPI_INFO_NULL) {
+    comm_info_on_dup(parent, *made);
+  } else {
+    s = comm_info_set(*made, info);
+  }
+  if (s.ok()) s = attributes_on_comm_dup(parent, *made);
+  if (s.ok()) return s;
+  const Comm* c = world().comms.find(*made);
+  comm_info_on_free(*made);
+  errhandler_release(c->errhandler);
+  world().comms.retire(*made);
+  *made = MPI_COMM_NULL;
+  return s;
+}
+
+Status comm_free(MPI_Comm handle) {
+  WEFT_TRY(attributes_on_comm_free(handle));
+  comm_info_on_free(handle);
+  errhandler_release(world().comms.find(handle)->errhandler);
+  world().comms.retire(handle);
+  return Status::success();
+}
 
 Status comm_split(Comm& parent, int color, int key, MPI_Comm* out) {
   const int mine[2] = {color, key};

@@ -7,8 +7,16 @@
 
 namespace weft {
 
-// MPI_Comm_dup's work: the same ranks in the same order, a new context.
-Status comm_dup(Comm& parent, MPI_Comm* out);
+// MPI_Comm_dup's work: the same ranks in the same order, a new context, the parent's topology,
+// attributes (through their copy callbacks) and info hints, or `info`'s hints when it is not
+// MPI_INFO_NULL (MPI_Comm_dup_with_info).
+Status comm_dup(Comm& parent, MPI_Info info, MPI_Comm* out);
+// What a duplicate takes from `parent` once it exists: attributes and hints (as comm_dup says).
+// On failure the duplicate is freed again and *made becomes MPI_COMM_NULL.
+Status finish_dup(MPI_Comm parent, MPI_Info info, MPI_Comm* made);
+// MPI_Comm_free's work: attribute delete callbacks, hints and the error handler reference go,
+// then the handle (the communicator itself lives on while collectives on it are running).
+Status comm_free(MPI_Comm handle);
 // MPI_Comm_split: ranks with the same color, ordered by (key, rank in parent); MPI_UNDEFINED
 // gives MPI_COMM_NULL.
 Status comm_split(Comm& parent, int color, int key, MPI_Comm* out);

@@ -16,13 +16,14 @@ namespace {
 class CommIdup final : public Activity {
  public:
   CommIdup(Comm& parent, MPI_Comm* newcomm, Completion* report)
-      : newcomm_(newcomm), report_(report) {
+      : parent_(parent.handle), newcomm_(newcomm), report_(report) {
     members_.world_ranks = parent.world_ranks;
     members_.rank = parent.rank;
     members_.size = parent.size;
     members_.context = parent.context;
     members_.internal = true;
     members_.errhandler = parent.errhandler;
+    members_.topology = parent.topology;
     members_.name = parent.display_name() + " (MPI_Comm_idup)";
     members_.coll_seq = kIdupSeqBit | ((parent.coll_seq++ & 0x3fff) << 6);
     start_mask_round();
@@ -82,7 +83,8 @@ class CommIdup final : public Activity {
   void on_confirmed() {
     if (flag_ == 1) {
       *newcomm_ = register_comm(members_.world_ranks, pair_, members_.errhandler);
-      return finish(Status::success());
+      world().comms.find(*newcomm_)->topology = members_.topology;
+      return finish(finish_dup(parent_, MPI_INFO_NULL, newcomm_));
     }
     if (reserved_) world().comms.context_ids().release(pair_);
     window_ = 0;
@@ -98,6 +100,7 @@ class CommIdup final : public Activity {
 
   Comm members_;
   coll::CollOp op_;
+  MPI_Comm parent_;
   MPI_Comm* newcomm_;
   Completion* report_;
   uint64_t mask_[ContextIds::kWindowWords] = {};

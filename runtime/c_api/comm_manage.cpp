@@ -43,16 +43,19 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   Comm* c = nullptr;
   WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
-  return capi::report(comm, fn, weft::comm_dup(*c, newcomm));
+  return capi::report(comm, fn, weft::comm_dup(*c, MPI_INFO_NULL, newcomm));
 }
 
-int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info, MPI_Comm* newcomm) {
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   constexpr const char* fn = "MPI_Comm_dup_with_info";
   WEFT_REQUIRE_RUNNING(fn);
   Comm* c = nullptr;
   WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
-  return capi::report(comm, fn, weft::comm_dup(*c, newcomm));
+  if (info == MPI_INFO_NULL) {
+    return capi::report(comm, fn, Status::error(MPI_ERR_INFO, "invalid info=MPI_INFO_NULL"));
+  }
+  return capi::report(comm, fn, weft::comm_dup(*c, info, newcomm));
 }
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
@@ -134,7 +137,7 @@ int PMPI_Comm_free(MPI_Comm* comm) {
     return capi::report(*comm, fn, Status::error(MPI_ERR_COMM, "cannot free the predefined " +
                                                                    c->display_name()));
   }
-  world().comms.retire(*comm);
+  WEFT_CHECK(*comm, fn, weft::comm_free(*comm));
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;
 }
