@@ -27,6 +27,9 @@ void CollOp::prepare(Comm& comm, const CallSpec& spec) {
   if (same) {  // keep the schedule; take only what may change between such calls
     spec_.binding = spec.binding;
     spec_.reduction = spec.reduction;
+    if (!spec.send_typed.empty() || !spec_.send_typed.empty()) spec_.send_typed = spec.send_typed;
+    if (!spec.recv_typed.empty() || !spec_.recv_typed.empty()) spec_.recv_typed = spec.recv_typed;
+    spec_.send_in_packed_recv = spec.send_in_packed_recv;
     spec_.stage_recv_bytes = spec.stage_recv_bytes;
   } else {
     spec_ = spec;
@@ -38,12 +41,23 @@ void CollOp::prepare(Comm& comm, const CallSpec& spec) {
   channel_.bind(&comm, comm.coll_seq++);
   comm_ = &comm;
   stage_.resize(spec_.stage_recv_bytes);
+  packed_send_.resize(spec_.send_typed.packed_bytes());
+  packed_recv_.resize(spec_.recv_typed.packed_bytes());
 }
 
 void CollOp::start() {
   finished_ = false;
   ++comm_->ops_in_flight;
   Binding binding = spec_.binding;
+  if (!spec_.send_typed.empty()) {
+    spec_.send_typed.pack(binding.send, packed_send_.data());
+    binding.send = packed_send_.data();
+  }
+  if (!spec_.recv_typed.empty()) {
+    spec_.recv_typed.pack(binding.recv, packed_recv_.data());
+    binding.recv = packed_recv_.data();
+  }
+  if (spec_.send_in_packed_recv >= 0) binding.send = packed_recv_.data() + spec_.send_in_packed_recv;
   if (!stage_.empty()) {
     std::memcpy(stage_.data(), binding.recv, stage_.size());
     binding.send = stage_.data();
@@ -62,6 +76,7 @@ unsigned CollOp::advance() {
 
 void CollOp::finish() {
   finished_ = true;
+  if (!spec_.recv_typed.empty()) spec_.recv_typed.unpack(packed_recv_.data(), spec_.binding.recv);
   world().comms.op_done(comm_);
   if (report_ != nullptr) {
     report_->error_class = executor_.status().error_class;

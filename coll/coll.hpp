@@ -4,6 +4,7 @@
 #pragma once
 #include "coll/algorithm.hpp"
 #include "coll/executor.hpp"
+#include "coll/typed_buffer.hpp"
 #include "runtime/comm.hpp"
 #include "runtime/op.hpp"
 #include "runtime/request.hpp"
@@ -14,6 +15,12 @@ struct CallSpec {
   CollArgs args;       // rank, size and segment_bytes are filled in from the communicator
   Binding binding;
   Reduction reduction;  // reductions only
+  // Sides whose datatypes are not contiguous: binding.send/recv then point at the user's buffer
+  // and the schedule works on a packed copy (the receive side is packed at each start too, for
+  // in-place calls and the parts a collective leaves alone, and unpacked at the end).
+  TypedBuffer send_typed, recv_typed;
+  // In place with a packed receive side: the input starts this many bytes into it (-1: no).
+  ptrdiff_t send_in_packed_recv = -1;
   // In-place all-to-all: at every start, copy this many bytes of the output aside and send
   // from the copy.
   size_t stage_recv_bytes = 0;

@@ -49,7 +49,8 @@ class CollOp final : public Activity {
   Executor executor_;
   CommChannel channel_;
   Comm* comm_ = nullptr;  // kept alive while this runs (CommTable::retire)
-  std::vector<unsigned char> stage_;
+  std::vector<unsigned char> stage_;               // in-place all-to-all: the input's copy
+  std::vector<unsigned char> packed_send_, packed_recv_;  // non-contiguous datatypes
   Completion* report_ = nullptr;
   bool finished_ = true;
 };

@@ -30,7 +30,7 @@ void Executor::start(const Reduction* reduction, Binding binding, Channel* chann
     }
   }
   pending_ = initial_pending_;
-  completions_.assign(total_, Completion{});
+  completions_.resize(total_);  // each is reset when its step starts
   ready_.clear();
   ready_head_ = 0;
   in_flight_.clear();
@@ -99,6 +99,7 @@ void Executor::start_step(StepId id) {
     case StepKind::kSend:
     case StepKind::kRecv: {
       Completion* c = &completions_[id];
+      *c = Completion{};
       Status s = step.kind == StepKind::kSend
                      ? channel_->start_send(step.peer, step.lane, address(step.src), step.bytes, c)
                      : channel_->start_recv(step.peer, step.lane, address(step.dst), step.bytes, c);

@@ -2,6 +2,8 @@
 #include "runtime/op.hpp"
 
 #include <climits>
+#include <cstdint>
+#include <vector>
 
 #include "runtime/datatype.hpp"
 
@@ -21,6 +23,24 @@ Status bad_op(MPI_Op op, const char* arg) {
                                        (op == MPI_OP_NULL ? "MPI_OP_NULL" : std::to_string(op)));
 }
 
+// A user op on a non-contiguous type: the operands unpacked into the type's layout for it.
+void apply_in_layout(const Reduction& r, const void* in, void* inout, int n) {
+  const Datatype& t = *r.layout;
+  const size_t span = size_t(t.true_extent()) + size_t(n > 0 ? n - 1 : 0) * size_t(t.extent());
+  std::vector<unsigned char> a(span), b(span);
+  // Element i's data starts at base + i * extent + true_lb: the base lies true_lb before it.
+  auto base = [&](std::vector<unsigned char>& v) {
+    return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(v.data()) - uintptr_t(t.true_lb()));
+  };
+  void* in_base = base(a);
+  void* inout_base = base(b);
+  t.unpack(in, size_t(n), in_base);
+  t.unpack(inout, size_t(n), inout_base);
+  MPI_Datatype handle = r.datatype;
+  r.user(in_base, inout_base, &n, &handle);
+  t.pack(inout_base, size_t(n), inout);
+}
+
 }  // namespace
 
 void Reduction::apply(const void* in, void* inout, size_t n) const {
@@ -34,7 +54,11 @@ void Reduction::apply(const void* in, void* inout, size_t n) const {
   MPI_Datatype type = datatype;
   while (n > 0) {
     int len = n > size_t(INT_MAX) ? INT_MAX : int(n);
-    user(a, b, &len, &type);
+    if (layout != nullptr) {
+      apply_in_layout(*this, a, b, len);
+    } else {
+      user(a, b, &len, &type);
+    }
     a += size_t(len) * elem_size;
     b += size_t(len) * elem_size;
     n -= size_t(len);
@@ -86,21 +110,48 @@ Status OpTable::commutative(MPI_Op op, const char* arg, bool* out) const {
 }
 
 Status OpTable::bind(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* out) const {
-  Reduction r;
-  r.datatype = type;
-  r.elem_size = elem_size;
-  WEFT_TRY(commutative(op, "op", &r.commutative));
   if (is_predefined(op)) {
-    r.kernel = predefined_kernel(op, type, elem_size);
-    if (r.kernel == nullptr) {
+    const ReduceKernel kernel = predefined_kernel(op, type, elem_size);
+    if (kernel == nullptr) {
       const DatatypeInfo* info = nullptr;
       const std::string type_name =
           lookup_datatype(type, "datatype", &info).ok() ? info->name : std::to_string(type);
       return Status::error(MPI_ERR_OP, op_name(op) + " is not defined for datatype " + type_name);
     }
+    out->kernel = kernel;
+    out->user = nullptr;
+    out->commutative = op != MPI_REPLACE && op != MPI_NO_OP;
   } else {
-    r.user = find_user(op)->fn;
+    const UserOp* u = find_user(op);
+    if (u == nullptr) return bad_op(op, "op");
+    out->kernel = nullptr;
+    out->user = u->fn;
+    out->commutative = u->commutative;
   }
+  out->datatype = type;
+  out->elem_size = elem_size;
+  out->layout = nullptr;
+  return Status::success();
+}
+
+Status OpTable::bind(MPI_Op op, const Datatype& type, Reduction* out) const {
+  if (type.is_predefined()) return bind(op, type.handle(), type.size(), out);
+  if (is_predefined(op)) {
+    const Datatype* basic = nullptr;
+    if (type.basic_type() == MPI_DATATYPE_NULL ||
+        !find_datatype(type.basic_type(), "datatype", &basic).ok()) {
+      return Status::error(MPI_ERR_OP, op_name(op) + " is not defined for datatype " +
+                                           type.label() +
+                                           " (its elements are not all of one predefined type)");
+    }
+    return bind(op, basic->handle(), basic->size(), out);
+  }
+  Reduction r;
+  WEFT_TRY(commutative(op, "op", &r.commutative));
+  r.user = find_user(op)->fn;
+  r.datatype = type.handle();
+  r.elem_size = type.size();
+  if (!type.is_contiguous()) r.layout = type.share();
   *out = r;
   return Status::success();
 }

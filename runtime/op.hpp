@@ -2,6 +2,7 @@
 // Reduction a collective applies: inout[i] = in[i] op inout[i], `in` holding the lower ranks.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,8 @@
 #include "runtime/status.hpp"
 
 namespace weft {
+
+class Datatype;
 
 // A predefined kernel: inout[i] = in[i] op inout[i] for n elements.
 using ReduceKernel = void (*)(const void* in, void* inout, size_t n);
@@ -20,6 +23,9 @@ struct Reduction {
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   size_t elem_size = 0;                  // bytes of one element as the collective moves it
   bool commutative = true;
+  // A user op on a non-contiguous derived type: the data moves packed, but the function expects
+  // the type's layout, so apply() unpacks both operands, calls it and packs the result.
+  std::shared_ptr<const Datatype> layout;
 
   void apply(const void* in, void* inout, size_t n) const;
 };
@@ -37,9 +43,12 @@ class OpTable {
   Status free(MPI_Op* op);
   // Fails with MPI_ERR_OP naming `arg` for MPI_OP_NULL, freed or unknown handles.
   Status commutative(MPI_Op op, const char* arg, bool* out) const;
-  // Binds `op` to `type` (elements of `elem_size` bytes); MPI_ERR_OP if the op is not defined
-  // for that type.
+  // Binds `op` to the predefined `type` (elements of `elem_size` bytes); MPI_ERR_OP if the op is
+  // not defined for that type.
   Status bind(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* out) const;
+  // Binds `op` to any committed type: a predefined op to the one predefined type a derived type
+  // is made of (MPI_ERR_OP when it is made of several), a user op to the type itself.
+  Status bind(MPI_Op op, const Datatype& type, Reduction* out) const;
 
  private:
   struct UserOp {
