@@ -59,8 +59,9 @@ struct CollArgs {
   size_t elem_size = 1;  // element boundaries: blocks and segments never split an element
   bool commutative = true;
   bool in_place = false;  // kSend aliases kRecv on this rank
-  // Every rank knows every block, all blocks have the same size and they lie back to back in
-  // rank order (not a v-variant); tree and Bruck algorithms need it.
+  // Every rank knows every block's size and they are all the same (not a v-variant); tree and
+  // Bruck algorithms need it. Where the blocks lie is each rank's own business (the root's
+  // layout may have gaps, e.g. with a resized datatype).
   bool uniform = true;
   std::vector<Block> blocks;                    // gather, scatter, allgather, reduce_scatter
   std::vector<Block> send_blocks, recv_blocks;  // alltoall, neighbor_* (this rank's view only)
@@ -90,6 +91,13 @@ struct CollArgs {
     return total;
   }
 };
+
+// Whether blocks lie back to back in rank order (as tree algorithms need them).
+inline bool back_to_back(const std::vector<Block>& blocks) {
+  for (size_t k = 1; k < blocks.size(); ++k)
+    if (blocks[k].offset != blocks[k - 1].offset + blocks[k - 1].bytes) return false;
+  return true;
+}
 
 // Predicted cost along the critical path of one rank: latency rounds, bytes moved (the larger
 // of sent and received per round, summed) and bytes reduced.

@@ -30,6 +30,7 @@ void CollOp::prepare(Comm& comm, const CallSpec& spec) {
     if (!spec.send_typed.empty() || !spec_.send_typed.empty()) spec_.send_typed = spec.send_typed;
     if (!spec.recv_typed.empty() || !spec_.recv_typed.empty()) spec_.recv_typed = spec.recv_typed;
     spec_.send_in_packed_recv = spec.send_in_packed_recv;
+    spec_.recv_in_packed_send = spec.recv_in_packed_send;
     spec_.stage_recv_bytes = spec.stage_recv_bytes;
   } else {
     spec_ = spec;
@@ -58,6 +59,7 @@ void CollOp::start() {
     binding.recv = packed_recv_.data();
   }
   if (spec_.send_in_packed_recv >= 0) binding.send = packed_recv_.data() + spec_.send_in_packed_recv;
+  if (spec_.recv_in_packed_send >= 0) binding.recv = packed_send_.data() + spec_.recv_in_packed_send;
   if (!stage_.empty()) {
     std::memcpy(stage_.data(), binding.recv, stage_.size());
     binding.send = stage_.data();

@@ -19,8 +19,9 @@ struct CallSpec {
   // and the schedule works on a packed copy (the receive side is packed at each start too, for
   // in-place calls and the parts a collective leaves alone, and unpacked at the end).
   TypedBuffer send_typed, recv_typed;
-  // In place with a packed receive side: the input starts this many bytes into it (-1: no).
-  ptrdiff_t send_in_packed_recv = -1;
+  // In place with a packed receive side: the input starts this many bytes into it (-1: no); in
+  // place at a scatter root with a packed send side, the output this many bytes into that.
+  ptrdiff_t send_in_packed_recv = -1, recv_in_packed_send = -1;
   // In-place all-to-all: at every start, copy this many bytes of the output aside and send
   // from the copy.
   size_t stage_recv_bytes = 0;

@@ -37,14 +37,8 @@ StepId append_doubling_allgather(Schedule& s, const CollArgs& a, std::span<const
 
 namespace {
 
-bool packed(const std::vector<Block>& blocks) {
-  for (size_t k = 1; k < blocks.size(); ++k)
-    if (blocks[k].offset != blocks[k - 1].offset + blocks[k - 1].bytes) return false;
-  return true;
-}
-
 void build(const CollArgs& a, Schedule& s) {
-  const bool direct = packed(a.blocks);
+  const bool direct = back_to_back(a.blocks);
   const size_t base = a.blocks[0].offset;
   std::vector<Block> rel = a.blocks;
   size_t at = 0;

@@ -1,7 +1,7 @@
 // Binomial-tree gather: relative rank r collects the blocks of its subtree from its children
 // (into scratch, in relative order) and sends them to its parent in one message; a root other
-// than rank 0 rotates the relative order back at the end. Needs every rank to know every block
-// (not gatherv). Cost: ceil(log2 p)·α + ((p-1)/p)·nβ.
+// than rank 0, or whose blocks have gaps, copies them to their places at the end. Needs every
+// rank to know every block (not gatherv). Cost: ceil(log2 p)·α + ((p-1)/p)·nβ.
 #include "coll/algorithms/all.hpp"
 #include "coll/patterns.hpp"
 
@@ -18,8 +18,9 @@ void build(const CollArgs& a, Schedule& s) {
     s.send(to_absolute(binomial_parent(r), a.root, a.size), send_buf(), b);
     return;
   }
-  // Where the subtree's blocks gather, in relative order: the output itself at a root 0.
-  const bool direct = r == 0 && a.root == 0;
+  // Where the subtree's blocks gather, in relative order: the output itself at a root 0 whose
+  // blocks lie back to back.
+  const bool direct = r == 0 && a.root == 0 && back_to_back(a.blocks);
   const BufRef area = direct ? recv_buf(a.blocks[0].offset) : s.scratch(size_t(sub) * b);
   std::vector<StepId> parts{s.copy(send_buf(), area, b)};
   for (int m = 1; m < binomial_child_top(r, a.size) * 2; m *= 2) {
@@ -32,10 +33,10 @@ void build(const CollArgs& a, Schedule& s) {
   if (r != 0) {
     s.send(to_absolute(binomial_parent(r), a.root, a.size), area, size_t(sub) * b, {all});
   } else if (!direct) {
-    // Relative block k is absolute block (k + root) % p.
-    const size_t head = size_t(a.size - a.root) * b;
-    s.copy(area, recv_buf(a.blocks[size_t(a.root)].offset), head, {all});
-    s.copy(area.at(head), recv_buf(a.blocks[0].offset), size_t(a.root) * b, {all});
+    for (int k = 0; k < a.size; ++k) {  // relative block k is absolute block (k + root) % p
+      const Block& out = a.blocks[size_t(to_absolute(k, a.root, a.size))];
+      s.copy(area.at(size_t(k) * b), recv_buf(out.offset), b, {all});
+    }
   }
 }
 

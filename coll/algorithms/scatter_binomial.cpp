@@ -1,7 +1,7 @@
 // Binomial-tree scatter: relative rank r receives the blocks of its whole subtree from its parent
-// and hands each child the part for the child's subtree; the root's blocks are first rotated
-// into relative order when the root is not rank 0. Needs every rank to know every block
-// (not scatterv). Cost: ceil(log2 p)·α + ((p-1)/p)·nβ.
+// and hands each child the part for the child's subtree; the root's blocks are first copied
+// into relative order when the root is not rank 0 or they have gaps. Needs every rank to know
+// every block (not scatterv). Cost: ceil(log2 p)·α + ((p-1)/p)·nβ.
 #include "coll/algorithms/all.hpp"
 #include "coll/algorithms/fragments.hpp"
 #include "coll/patterns.hpp"
@@ -52,13 +52,15 @@ void build(const CollArgs& a, Schedule& s) {
   for (int k = 0; k < a.size; ++k) relative[size_t(k)] = {size_t(k) * b, b};
   BufRef root_buf = send_buf(a.blocks[0].offset);
   StepId ready = kNoStep;
-  if (r == 0 && a.root != 0) {
-    // Relative block k is absolute block (k + root) % p: rotate into scratch.
-    const size_t head = size_t(a.size - a.root) * b;
+  if (r == 0 && (a.root != 0 || !back_to_back(a.blocks))) {
+    // Relative block k is absolute block (k + root) % p: copied into scratch in that order.
     root_buf = s.scratch(size_t(a.size) * b);
-    const StepId upper = s.copy(send_buf(a.blocks[size_t(a.root)].offset), root_buf, head);
-    const StepId lower = s.copy(send_buf(a.blocks[0].offset), root_buf.at(head), size_t(a.root) * b);
-    ready = s.join({upper, lower});
+    std::vector<StepId> placed;
+    for (int k = 0; k < a.size; ++k) {
+      const Block& in = a.blocks[size_t(to_absolute(k, a.root, a.size))];
+      placed.push_back(s.copy(send_buf(in.offset), root_buf.at(size_t(k) * b), b));
+    }
+    ready = s.join(placed);
   }
   const bool leaf = binomial_subtree(r, a.size) == 1;
   const BufRef subtree = (r == 0 || leaf) ? recv_buf() : s.scratch(size_t(binomial_subtree(r, a.size)) * b);

@@ -13,7 +13,9 @@ using capi::Form;
 
 namespace {
 
-char* at(void* base, size_t offset) { return static_cast<char*>(base) + offset; }
+char* at(const void* base, size_t offset) {
+  return static_cast<char*>(const_cast<void*>(base)) + offset;
+}
 
 int barrier(const char* fn, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
@@ -29,15 +31,40 @@ int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int 
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
-  CallSpec spec;
+  const weft::Datatype* t = nullptr;
   WEFT_CHECK(comm, fn,
-             capi::check_side(buffer, count, type, "buffer", "count", "datatype", false,
-                              &spec.args.bytes, &spec.args.elem_size));
+             capi::check_typed(buffer, count, type, "buffer", "count", "datatype", false, &t));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
+  CallSpec spec;
   spec.args.kind = CollKind::kBcast;
   spec.args.root = root;
-  spec.binding.recv = buffer;
+  spec.args.bytes = size_t(count) * t->size();
+  spec.args.elem_size = std::max<size_t>(t->size(), 1);
+  spec.binding.recv = capi::place_single(buffer, count, t, &spec.recv_typed);
   return capi::launch(fn, comm, *c, spec, form, request);
+}
+
+// The blocks of the side of MPI_Gather(v)/MPI_Scatter(v) that holds every rank's block, at the
+// root: regular (`count` each) or from counts and displacements (`vector`).
+Status root_side(const weft::Comm& c, bool vector, MPI_Count count, capi::CountArray counts,
+                 capi::CountArray displs, MPI_Datatype type, const char* count_arg,
+                 const char* counts_arg, const char* type_arg, std::vector<capi::UserBlock>* out) {
+  const weft::Datatype* t = nullptr;
+  WEFT_TRY(weft::find_committed_datatype(type, type_arg, &t));
+  if (vector)
+    return capi::vector_side(c.size, counts, displs, t, nullptr, counts_arg, "displs", "", out);
+  WEFT_TRY(capi::check_count(count, count_arg));
+  *out = capi::regular_side(c.size, count, t);
+  return Status::success();
+}
+
+// A non-root's view of the blocks of MPI_Gather(v)/MPI_Scatter(v): all equal to its own for the
+// regular forms, only its own for the v-variants.
+std::vector<Block> own_view(const weft::Comm& c, bool vector, size_t own_bytes) {
+  if (!vector) return weft::coll::packed_blocks(c.size, own_bytes);
+  std::vector<Block> blocks(size_t(c.size));
+  blocks[size_t(c.rank)] = {0, own_bytes};
+  return blocks;
 }
 
 // MPI_Gather and MPI_Gatherv (`vector`; counts and displs matter at the root only).
@@ -54,43 +81,36 @@ int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatyp
   weft::coll::CollArgs& a = spec.args;
   a.kind = CollKind::kGather;
   a.root = root;
-  size_t send_bytes = 0, elem = 1;
+  a.uniform = !vector;
+  const weft::Datatype* st = nullptr;
   WEFT_CHECK(comm, fn,
-             capi::check_side(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
-                              is_root, &send_bytes, &elem));
-  a.elem_size = 1;
-  if (is_root) {
-    size_t recv_elem = 1;
-    WEFT_CHECK(comm, fn, capi::element_size(recvtype, "recvtype", &recv_elem));
-    if (vector) {
-      WEFT_CHECK(comm, fn,
-                 capi::vector_blocks(c->size, counts, displs, recv_elem, "recvcounts", "displs",
-                                     &a.blocks));
-      a.uniform = false;
-    } else {
-      WEFT_CHECK(comm, fn, capi::check_count(recvcount, "recvcount"));
-      a.blocks = weft::coll::packed_blocks(c->size, size_t(recvcount) * recv_elem);
-    }
-    size_t total = 0;
-    for (const Block& b : a.blocks) total = std::max(total, b.offset + b.bytes);
-    WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, total, "recvbuf", false));
-    const Block own = a.blocks[size_t(root)];
-    if (sendbuf == MPI_IN_PLACE) {
+             capi::check_typed(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
+                               is_root, &st));
+  if (st != nullptr)
+    spec.binding.send = capi::place_single(sendbuf, sendcount, st, &spec.send_typed);
+  const size_t send_bytes = st != nullptr ? size_t(sendcount) * st->size() : 0;
+  if (!is_root) {
+    a.blocks = own_view(*c, vector, send_bytes);
+    return capi::launch(fn, comm, *c, spec, form, request);
+  }
+  std::vector<capi::UserBlock> side;
+  WEFT_CHECK(comm, fn,
+             root_side(*c, vector, recvcount, counts, displs, recvtype, "recvcount", "recvcounts",
+                       "recvtype", &side));
+  size_t total = 0;
+  for (const capi::UserBlock& b : side) total += b.bytes();
+  WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, total, side[0].type, "recvbuf", false));
+  a.blocks = capi::place_blocks(side, &spec.recv_typed);
+  spec.binding.recv = recvbuf;
+  const Block own = a.blocks[size_t(root)];
+  if (sendbuf == MPI_IN_PLACE) {
+    if (spec.recv_typed.empty()) {
       spec.binding.send = at(recvbuf, own.offset);
     } else {
-      WEFT_CHECK(comm, fn, capi::check_same_bytes(send_bytes, own.bytes, "the root's own block"));
-      spec.binding.send = sendbuf;
+      spec.send_in_packed_recv = ptrdiff_t(own.offset);
     }
-    spec.binding.recv = recvbuf;
   } else {
-    spec.binding.send = sendbuf;
-    if (vector) {
-      a.blocks.assign(size_t(c->size), Block{});
-      a.blocks[size_t(c->rank)] = {0, send_bytes};
-      a.uniform = false;
-    } else {
-      a.blocks = weft::coll::packed_blocks(c->size, send_bytes);
-    }
+    WEFT_CHECK(comm, fn, capi::check_same_bytes(send_bytes, own.bytes, "the root's own block"));
   }
   return capi::launch(fn, comm, *c, spec, form, request);
 }
@@ -109,42 +129,36 @@ int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, bool vecto
   weft::coll::CollArgs& a = spec.args;
   a.kind = CollKind::kScatter;
   a.root = root;
-  size_t recv_bytes = 0, elem = 1;
+  a.uniform = !vector;
+  const weft::Datatype* rt = nullptr;
   WEFT_CHECK(comm, fn,
-             capi::check_side(recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype",
-                              is_root, &recv_bytes, &elem));
-  if (is_root) {
-    size_t send_elem = 1;
-    WEFT_CHECK(comm, fn, capi::element_size(sendtype, "sendtype", &send_elem));
-    if (vector) {
-      WEFT_CHECK(comm, fn,
-                 capi::vector_blocks(c->size, counts, displs, send_elem, "sendcounts", "displs",
-                                     &a.blocks));
-      a.uniform = false;
+             capi::check_typed(recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype",
+                               is_root, &rt));
+  if (rt != nullptr)
+    spec.binding.recv = capi::place_single(recvbuf, recvcount, rt, &spec.recv_typed);
+  const size_t recv_bytes = rt != nullptr ? size_t(recvcount) * rt->size() : 0;
+  if (!is_root) {
+    a.blocks = own_view(*c, vector, recv_bytes);
+    return capi::launch(fn, comm, *c, spec, form, request);
+  }
+  std::vector<capi::UserBlock> side;
+  WEFT_CHECK(comm, fn,
+             root_side(*c, vector, sendcount, counts, displs, sendtype, "sendcount", "sendcounts",
+                       "sendtype", &side));
+  size_t total = 0;
+  for (const capi::UserBlock& b : side) total += b.bytes();
+  WEFT_CHECK(comm, fn, capi::check_coll_buffer(sendbuf, total, side[0].type, "sendbuf", false));
+  a.blocks = capi::place_blocks(side, &spec.send_typed);
+  spec.binding.send = sendbuf;
+  const Block own = a.blocks[size_t(root)];
+  if (recvbuf == MPI_IN_PLACE) {
+    if (spec.send_typed.empty()) {
+      spec.binding.recv = at(sendbuf, own.offset);
     } else {
-      WEFT_CHECK(comm, fn, capi::check_count(sendcount, "sendcount"));
-      a.blocks = weft::coll::packed_blocks(c->size, size_t(sendcount) * send_elem);
+      spec.recv_in_packed_send = ptrdiff_t(own.offset);
     }
-    size_t total = 0;
-    for (const Block& b : a.blocks) total = std::max(total, b.offset + b.bytes);
-    WEFT_CHECK(comm, fn, capi::check_coll_buffer(sendbuf, total, "sendbuf", false));
-    const Block own = a.blocks[size_t(root)];
-    if (recvbuf == MPI_IN_PLACE) {
-      spec.binding.recv = at(const_cast<void*>(sendbuf), own.offset);
-    } else {
-      WEFT_CHECK(comm, fn, capi::check_same_bytes(own.bytes, recv_bytes, "the root's own block"));
-      spec.binding.recv = recvbuf;
-    }
-    spec.binding.send = sendbuf;
   } else {
-    spec.binding.recv = recvbuf;
-    if (vector) {
-      a.blocks.assign(size_t(c->size), Block{});
-      a.blocks[size_t(c->rank)] = {0, recv_bytes};
-      a.uniform = false;
-    } else {
-      a.blocks = weft::coll::packed_blocks(c->size, recv_bytes);
-    }
+    WEFT_CHECK(comm, fn, capi::check_same_bytes(own.bytes, recv_bytes, "the root's own block"));
   }
   return capi::launch(fn, comm, *c, spec, form, request);
 }

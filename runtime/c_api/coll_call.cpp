@@ -1,6 +1,7 @@
 // Shared checks and the launch of collective calls.
 #include "runtime/c_api/coll_call.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "runtime/datatype.hpp"
@@ -23,78 +24,108 @@ Status collective_comm(MPI_Comm comm, Comm** out) {
   return lookup_comm(world().comms, comm, "comm", out);
 }
 
-Status element_size(MPI_Datatype type, const char* arg, size_t* out) {
-  const DatatypeInfo* info = nullptr;
-  WEFT_TRY(lookup_datatype(type, arg, &info));
-  *out = info->size;
-  return Status::success();
+Status check_root(const Comm& c, int root) {
+  if (root >= 0 && root < c.size) return Status::success();
+  return Status::error(MPI_ERR_ROOT, "invalid root=" + std::to_string(root) + " (" +
+                                         c.display_name() + " has " + std::to_string(c.size) +
+                                         " ranks)");
 }
 
-Status check_coll_buffer(const void* buf, size_t count, const char* arg, bool in_place_ok) {
+Status check_coll_buffer(const void* buf, size_t count, const Datatype* type, const char* arg,
+                         bool in_place_ok) {
   if (buf == MPI_IN_PLACE && !in_place_ok) {
-    return Status::error(MPI_ERR_BUFFER, std::string("invalid buffer ") + arg +
-                                             "=MPI_IN_PLACE (not allowed here)");
+    return Status::error(MPI_ERR_BUFFER,
+                         std::string("invalid buffer ") + arg + "=MPI_IN_PLACE (not allowed here)");
   }
-  if (buf == nullptr && count > 0) {
+  if (buf == nullptr && count > 0 && (type == nullptr || type->is_predefined())) {
     return Status::error(MPI_ERR_BUFFER, std::string("invalid buffer ") + arg +
                                              "=NULL with count " + std::to_string(count));
   }
   return Status::success();
 }
 
-Status check_side(const void* buf, MPI_Count count, MPI_Datatype type, const char* buf_arg,
-                  const char* count_arg, const char* type_arg, bool in_place_ok, size_t* bytes,
-                  size_t* elem_size) {
-  if (in_place_ok && buf == MPI_IN_PLACE) {  // count and type are ignored
-    *bytes = 0;
-    *elem_size = 1;
-    return Status::success();
-  }
+Status check_typed(const void* buf, MPI_Count count, MPI_Datatype type, const char* buf_arg,
+                   const char* count_arg, const char* type_arg, bool in_place_ok,
+                   const Datatype** out) {
+  *out = nullptr;
+  if (in_place_ok && buf == MPI_IN_PLACE) return Status::success();
   WEFT_TRY(check_count(count, count_arg));
-  WEFT_TRY(element_size(type, type_arg, elem_size));
-  WEFT_TRY(check_coll_buffer(buf, size_t(count), buf_arg, in_place_ok));
-  *bytes = size_t(count) * *elem_size;
-  return Status::success();
+  WEFT_TRY(find_committed_datatype(type, type_arg, out));
+  return check_coll_buffer(buf, size_t(count), *out, buf_arg, in_place_ok);
 }
 
-Status check_root(const Comm& c, int root) {
-  if (root >= 0 && root < c.size) return Status::success();
-  return Status::error(MPI_ERR_ROOT, "invalid root=" + std::to_string(root) + " (" + c.display_name() +
-                                         " has " + std::to_string(c.size) + " ranks)");
+std::vector<UserBlock> regular_side(int n, MPI_Count count, const Datatype* type) {
+  std::vector<UserBlock> side(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) side[size_t(i)] = {i * count * type->extent(), count, type};
+  return side;
 }
 
-Status vector_blocks(int n, CountArray counts, CountArray displs, size_t elem_size,
-                     const char* counts_arg, const char* displs_arg,
-                     std::vector<coll::Block>* out) {
+Status vector_side(int n, CountArray counts, CountArray displs, const Datatype* type,
+                   const MPI_Datatype* types, const char* counts_arg, const char* displs_arg,
+                   const char* types_arg, std::vector<UserBlock>* out) {
+  out->assign(size_t(n), UserBlock{});
+  if (n == 0) return Status::success();
   WEFT_TRY(check_not_null(counts.data(), counts_arg));
   WEFT_TRY(check_not_null(displs.data(), displs_arg));
-  out->resize(size_t(n));
+  if (types != nullptr) WEFT_TRY(check_not_null(types, types_arg));
   for (int i = 0; i < n; ++i) {
-    if (counts[i] < 0) {
-      return Status::error(MPI_ERR_COUNT, std::string("invalid count ") + counts_arg + "[" +
-                                              std::to_string(i) + "]=" + std::to_string(counts[i]) +
-                                              " (must be >= 0)");
-    }
-    if (displs[i] < 0) {
-      return Status::error(MPI_ERR_ARG, std::string("invalid displacement ") + displs_arg + "[" +
-                                            std::to_string(i) + "]=" + std::to_string(displs[i]) +
+    const std::string index = "[" + std::to_string(i) + "]";
+    WEFT_TRY(check_count(counts[i], (counts_arg + index).c_str()));
+    if (displs[i] < 0) {  // blocks are placed as unsigned offsets from the buffer
+      return Status::error(MPI_ERR_ARG, std::string("invalid displacement ") + displs_arg + index +
+                                            "=" + std::to_string(displs[i]) +
                                             " (must be >= 0)");
     }
-    (*out)[size_t(i)] = {size_t(displs[i]) * elem_size, size_t(counts[i]) * elem_size};
+    UserBlock& b = (*out)[size_t(i)];
+    b.count = counts[i];
+    if (types != nullptr) {
+      WEFT_TRY(find_committed_datatype(types[i], (types_arg + index).c_str(), &b.type));
+      b.displacement = ptrdiff_t(displs[i]);
+    } else {
+      b.type = type;
+      b.displacement = ptrdiff_t(displs[i]) * type->extent();
+    }
   }
   return Status::success();
 }
 
-Status bind_op(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* out) {
-  return world().ops.bind(op, type, elem_size, out);
+std::vector<coll::Block> place_blocks(const std::vector<UserBlock>& side,
+                                      coll::TypedBuffer* typed) {
+  bool contiguous = true;
+  for (const UserBlock& b : side) contiguous = contiguous && b.type->is_contiguous(size_t(b.count));
+  std::vector<coll::Block> blocks(side.size());
+  size_t packed = 0;
+  for (size_t i = 0; i < side.size(); ++i) {
+    const UserBlock& b = side[i];
+    if (contiguous) {  // offsets from the buffer
+      blocks[i] = {size_t(b.displacement + b.type->true_lb()), b.bytes()};
+    } else {
+      typed->add(b.displacement, size_t(b.count), b.type->share());
+      blocks[i] = {packed, b.bytes()};
+      packed += b.bytes();
+    }
+  }
+  return blocks;
+}
+
+void* place_single(const void* buf, MPI_Count count, const Datatype* type,
+                   coll::TypedBuffer* typed) {
+  if (type->is_contiguous(size_t(count))) return type->data_start(buf);
+  typed->add(0, size_t(count), type->share());
+  return const_cast<void*>(buf);
+}
+
+size_t placed_extent(const std::vector<coll::Block>& blocks) {
+  size_t end = 0;
+  for (const coll::Block& b : blocks) end = std::max(end, b.offset + b.bytes);
+  return end;
 }
 
 Status check_same_bytes(size_t send_bytes, size_t recv_bytes, const char* what) {
   if (send_bytes == recv_bytes) return Status::success();
-  return Status::error(MPI_ERR_TRUNCATE, std::string(what) + ": the send side carries " +
-                                             std::to_string(send_bytes) +
-                                             " bytes but the receive side " +
-                                             std::to_string(recv_bytes));
+  return Status::error(MPI_ERR_TRUNCATE,
+                       std::string(what) + ": the send side carries " + std::to_string(send_bytes) +
+                           " bytes but the receive side " + std::to_string(recv_bytes));
 }
 
 Status check_not_aliased(const void* sendbuf, const void* recvbuf, size_t bytes) {

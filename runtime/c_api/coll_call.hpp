@@ -9,6 +9,7 @@
 #include "mpi.h"
 #include "runtime/c_api/count_array.hpp"
 #include "runtime/c_api/guard.hpp"
+#include "runtime/datatype.hpp"
 
 namespace weft::capi {
 
@@ -21,20 +22,43 @@ int launch(const char* fn, MPI_Comm comm, Comm& c, coll::CallSpec& spec, Form fo
 
 // The communicator behind `comm`, or an error naming it.
 Status collective_comm(MPI_Comm comm, Comm** out);
-// Bytes of one element of `type`, or MPI_ERR_TYPE naming `arg`.
-Status element_size(MPI_Datatype type, const char* arg, size_t* out);
-// A buffer argument: NULL only with count 0; MPI_IN_PLACE only where `in_place_ok`.
-Status check_coll_buffer(const void* buf, size_t count, const char* arg, bool in_place_ok);
-// count, datatype and buffer of one side of a collective; *bytes = count × element size.
-Status check_side(const void* buf, MPI_Count count, MPI_Datatype type, const char* buf_arg,
-                  const char* count_arg, const char* type_arg, bool in_place_ok, size_t* bytes,
-                  size_t* elem_size);
 Status check_root(const Comm& c, int root);
-// Per-rank counts and displacements (in elements of `elem_size` bytes) as byte blocks.
-Status vector_blocks(int n, CountArray counts, CountArray displs, size_t elem_size,
-                     const char* counts_arg, const char* displs_arg, std::vector<coll::Block>* out);
-// Binds `op` to `type` for a reduction; MPI_ERR_OP if it is not defined for the type.
-Status bind_op(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* out);
+// A buffer argument: NULL only with count 0 (or a derived type, whose displacements may be
+// absolute: MPI_BOTTOM); MPI_IN_PLACE only where `in_place_ok`.
+Status check_coll_buffer(const void* buf, size_t count, const Datatype* type, const char* arg,
+                         bool in_place_ok);
+// count, committed datatype and buffer of one side of a collective. For MPI_IN_PLACE where it
+// is allowed, count and type are ignored and *type is null.
+Status check_typed(const void* buf, MPI_Count count, MPI_Datatype type, const char* buf_arg,
+                   const char* count_arg, const char* type_arg, bool in_place_ok,
+                   const Datatype** out);
+
+// One block of a collective buffer as the user describes it: `count` elements of `type` starting
+// `displacement` bytes from the buffer.
+struct UserBlock {
+  ptrdiff_t displacement = 0;
+  MPI_Count count = 0;
+  const Datatype* type = nullptr;
+  size_t bytes() const { return size_t(count) * type->size(); }
+};
+// `n` blocks of `count` elements of `type`, one after another (the regular collectives).
+std::vector<UserBlock> regular_side(int n, MPI_Count count, const Datatype* type);
+// `n` blocks from counts and displacements (each >= 0): in extents of `type` (the v-variants),
+// or, with `types` non-null (alltoallw and its neighbourhood form), in bytes with a type per
+// block. The *_arg names are the user's argument names, used in error messages.
+Status vector_side(int n, CountArray counts, CountArray displs, const Datatype* type,
+                   const MPI_Datatype* types, const char* counts_arg, const char* displs_arg,
+                   const char* types_arg, std::vector<UserBlock>* out);
+// Where the schedule finds a side's blocks: in the user's buffer (offsets from it) when every
+// block's data is contiguous, else packed one after another into `typed`.
+std::vector<coll::Block> place_blocks(const std::vector<UserBlock>& side, coll::TypedBuffer* typed);
+// A one-block side (broadcast, the reductions): the address to bind, the data's start when it is
+// contiguous, else the user's buffer, whose block then packs into `typed`.
+void* place_single(const void* buf, MPI_Count count, const Datatype* type,
+                   coll::TypedBuffer* typed);
+// Bytes from a placed side's start to the end of its last block.
+size_t placed_extent(const std::vector<coll::Block>& blocks);
+
 // MPI_ERR_TRUNCATE unless the two sides of a collective carry the same number of bytes.
 Status check_same_bytes(size_t send_bytes, size_t recv_bytes, const char* what);
 // MPI_ERR_BUFFER when sendbuf and recvbuf are the same non-empty buffer (use MPI_IN_PLACE).

@@ -15,6 +15,31 @@ namespace {
 
 char* at(void* base, size_t offset) { return static_cast<char*>(base) + offset; }
 
+// A side of MPI_Allgather(v) (the receive side) or MPI_Alltoall(v/w): regular (`count` each)
+// or from counts and displacements (`vector`; `types` non-null for alltoallw). `which` is the
+// argument-name prefix ("recv": recvcount, recvcounts, recvtype(s)); `displs_arg` names the
+// displacements.
+Status all_blocks(const weft::Comm& c, bool vector, MPI_Count count, capi::CountArray counts,
+                  capi::CountArray displs, MPI_Datatype type, const MPI_Datatype* types,
+                  const std::string& which, const char* displs_arg,
+                  std::vector<capi::UserBlock>* out) {
+  const weft::Datatype* t = nullptr;
+  if (types == nullptr) WEFT_TRY(weft::find_committed_datatype(type, (which + "type").c_str(), &t));
+  if (vector) {
+    return capi::vector_side(c.size, counts, displs, t, types, (which + "counts").c_str(),
+                             displs_arg, (which + "types").c_str(), out);
+  }
+  WEFT_TRY(capi::check_count(count, (which + "count").c_str()));
+  *out = capi::regular_side(c.size, count, t);
+  return Status::success();
+}
+
+size_t total_bytes(const std::vector<capi::UserBlock>& side) {
+  size_t total = 0;
+  for (const capi::UserBlock& b : side) total += b.bytes();
+  return total;
+}
+
 // MPI_Allgather and MPI_Allgatherv (`vector`).
 int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
               void* recvbuf, MPI_Count recvcount, bool vector, capi::CountArray counts,
@@ -26,58 +51,33 @@ int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Data
   CallSpec spec;
   weft::coll::CollArgs& a = spec.args;
   a.kind = CollKind::kAllgather;
-  size_t send_bytes = 0, elem = 1, recv_elem = 1;
+  a.uniform = !vector;
+  const weft::Datatype* st = nullptr;
   WEFT_CHECK(comm, fn,
-             capi::check_side(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
-                              true, &send_bytes, &elem));
-  WEFT_CHECK(comm, fn, capi::element_size(recvtype, "recvtype", &recv_elem));
-  if (vector) {
-    WEFT_CHECK(
-        comm, fn,
-        capi::vector_blocks(c->size, counts, displs, recv_elem, "recvcounts", "displs", &a.blocks));
-    a.uniform = false;
-  } else {
-    WEFT_CHECK(comm, fn, capi::check_count(recvcount, "recvcount"));
-    a.blocks = weft::coll::packed_blocks(c->size, size_t(recvcount) * recv_elem);
-  }
-  size_t total = 0;
-  for (const Block& b : a.blocks) total = std::max(total, b.offset + b.bytes);
-  WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, total, "recvbuf", false));
+             capi::check_typed(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
+                               true, &st));
+  std::vector<capi::UserBlock> side;
+  WEFT_CHECK(comm, fn,
+             all_blocks(*c, vector, recvcount, counts, displs, recvtype, nullptr, "recv", "displs",
+                        &side));
+  WEFT_CHECK(comm, fn,
+             capi::check_coll_buffer(recvbuf, total_bytes(side), side[0].type, "recvbuf", false));
+  a.blocks = capi::place_blocks(side, &spec.recv_typed);
+  spec.binding.recv = recvbuf;
   const Block own = a.blocks[size_t(c->rank)];
   if (sendbuf == MPI_IN_PLACE) {
-    spec.binding.send = at(recvbuf, own.offset);
+    if (spec.recv_typed.empty()) {
+      spec.binding.send = at(recvbuf, own.offset);
+    } else {
+      spec.send_in_packed_recv = ptrdiff_t(own.offset);
+    }
   } else {
-    WEFT_CHECK(comm, fn, capi::check_same_bytes(send_bytes, own.bytes, "this rank's block"));
-    spec.binding.send = sendbuf;
+    WEFT_CHECK(
+        comm, fn,
+        capi::check_same_bytes(size_t(sendcount) * st->size(), own.bytes, "this rank's block"));
+    spec.binding.send = capi::place_single(sendbuf, sendcount, st, &spec.send_typed);
   }
-  spec.binding.recv = recvbuf;
   return capi::launch(fn, comm, *c, spec, form, request);
-}
-
-// One side of an all-to-all: per-peer blocks from counts and displacements in elements of
-// `type` (alltoall, alltoallv), or, for alltoallw (`w`), counts in elements of types[i] and
-// displacements in bytes.
-Status alltoall_side(int n, capi::CountArray counts, capi::CountArray displs, bool w,
-                     const MPI_Datatype* types, MPI_Datatype type, const char* which,
-                     std::vector<Block>* out) {
-  const std::string counts_arg = std::string(which) + "counts";
-  const std::string displs_arg = std::string(which) + "displs";
-  const std::string type_arg = std::string(which) + "type" + (w ? "s" : "");
-  if (!w) {
-    size_t elem = 1;
-    WEFT_TRY(capi::element_size(type, type_arg.c_str(), &elem));
-    return capi::vector_blocks(n, counts, displs, elem, counts_arg.c_str(), displs_arg.c_str(),
-                               out);
-  }
-  WEFT_TRY(capi::check_not_null(types, type_arg.c_str()));
-  WEFT_TRY(capi::vector_blocks(n, counts, displs, 1, counts_arg.c_str(), displs_arg.c_str(), out));
-  for (int i = 0; i < n; ++i) {
-    size_t elem = 1;
-    const std::string arg = type_arg + "[" + std::to_string(i) + "]";
-    WEFT_TRY(capi::element_size(types[i], arg.c_str(), &elem));
-    (*out)[size_t(i)].bytes *= elem;
-  }
-  return Status::success();
 }
 
 enum class Variant { kRegular, kV, kW };
@@ -94,48 +94,40 @@ int alltoall(const char* fn, Variant variant, const void* sendbuf, MPI_Count sen
   CallSpec spec;
   weft::coll::CollArgs& a = spec.args;
   a.kind = CollKind::kAlltoall;
-  const bool regular = variant == Variant::kRegular;
+  a.uniform = variant == Variant::kRegular;
+  const bool vector = variant != Variant::kRegular, w = variant == Variant::kW;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (regular) {
-    size_t recv_bytes = 0, elem = 1;
-    WEFT_CHECK(comm, fn,
-               capi::check_side(recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype",
-                                false, &recv_bytes, &elem));
-    a.recv_blocks = weft::coll::packed_blocks(c->size, recv_bytes);
-    if (!in_place) {
-      size_t send_bytes = 0;
-      WEFT_CHECK(comm, fn,
-                 capi::check_side(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
-                                  false, &send_bytes, &elem));
-      WEFT_CHECK(comm, fn, capi::check_same_bytes(send_bytes, recv_bytes, "each block"));
-    }
-  } else {
-    a.uniform = false;
-    WEFT_CHECK(comm, fn,
-               alltoall_side(c->size, recvcounts, rdispls, variant == Variant::kW, recvtypes,
-                             recvtype, "recv", &a.recv_blocks));
-    if (!in_place) {
-      WEFT_CHECK(comm, fn,
-                 alltoall_side(c->size, sendcounts, sdispls, variant == Variant::kW, sendtypes,
-                               sendtype, "send", &a.send_blocks));
-    }
+  if (w) {  // alltoallw needs its type arrays even where the counts are zero
+    WEFT_CHECK(comm, fn, capi::check_not_null(recvtypes, "recvtypes"));
+    if (!in_place) WEFT_CHECK(comm, fn, capi::check_not_null(sendtypes, "sendtypes"));
   }
-  size_t recv_total = 0, send_total = 0;
-  for (const Block& b : a.recv_blocks) recv_total = std::max(recv_total, b.offset + b.bytes);
-  WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, recv_total, "recvbuf", false));
-  if (regular || in_place) a.send_blocks = a.recv_blocks;
-  for (const Block& b : a.send_blocks) send_total = std::max(send_total, b.offset + b.bytes);
-  if (in_place) {
-    spec.stage_recv_bytes = recv_total;
-  } else {
-    WEFT_CHECK(comm, fn, capi::check_coll_buffer(sendbuf, send_total, "sendbuf", true));
-    WEFT_CHECK(comm, fn,
-               capi::check_same_bytes(a.send_blocks[size_t(c->rank)].bytes,
-                                      a.recv_blocks[size_t(c->rank)].bytes,
-                                      "this rank's block to itself"));
-  }
-  spec.binding.send = sendbuf;
+  std::vector<capi::UserBlock> recv_side, send_side;
+  WEFT_CHECK(comm, fn,
+             all_blocks(*c, vector, recvcount, recvcounts, rdispls, recvtype,
+                        w ? recvtypes : nullptr, "recv", "rdispls", &recv_side));
+  WEFT_CHECK(comm, fn,
+             capi::check_coll_buffer(recvbuf, total_bytes(recv_side), recv_side[0].type, "recvbuf",
+                                     false));
+  a.recv_blocks = capi::place_blocks(recv_side, &spec.recv_typed);
   spec.binding.recv = recvbuf;
+  if (in_place) {  // the input is the output: sent from a copy taken at each start
+    a.send_blocks = a.recv_blocks;
+    spec.stage_recv_bytes = spec.recv_typed.empty() ? capi::placed_extent(a.recv_blocks)
+                                                    : spec.recv_typed.packed_bytes();
+    return capi::launch(fn, comm, *c, spec, form, request);
+  }
+  WEFT_CHECK(comm, fn,
+             all_blocks(*c, vector, sendcount, sendcounts, sdispls, sendtype,
+                        w ? sendtypes : nullptr, "send", "sdispls", &send_side));
+  WEFT_CHECK(comm, fn,
+             capi::check_coll_buffer(sendbuf, total_bytes(send_side), send_side[0].type, "sendbuf",
+                                     false));
+  a.send_blocks = capi::place_blocks(send_side, &spec.send_typed);
+  spec.binding.send = sendbuf;
+  const size_t me = size_t(c->rank);
+  WEFT_CHECK(comm, fn,
+             capi::check_same_bytes(a.send_blocks[me].bytes, a.recv_blocks[me].bytes,
+                                    vector ? "this rank's block to itself" : "each block"));
   return capi::launch(fn, comm, *c, spec, form, request);
 }
 

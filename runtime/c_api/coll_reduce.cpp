@@ -15,23 +15,37 @@ using capi::Form;
 
 namespace {
 
-// The parts every reduction shares: communicator, vector size and the op bound to the type.
-// `in_place_ok`: whether this rank may pass MPI_IN_PLACE as sendbuf.
-Status reduction_call(MPI_Comm comm, const void* sendbuf, void* recvbuf, MPI_Count count,
-                      MPI_Datatype type, MPI_Op op, bool in_place_ok, weft::Comm** c,
-                      CallSpec* spec) {
-  WEFT_TRY(capi::collective_comm(comm, c));
+// The parts every reduction shares: the vector's datatype, the op bound to it, the binding of
+// the input. `in_place_ok`: whether this rank may pass MPI_IN_PLACE as sendbuf. The output is
+// bound by the caller (the root's only, for MPI_Reduce).
+Status reduction_call(const void* sendbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
+                      bool in_place_ok, CallSpec* spec, const weft::Datatype** t) {
   WEFT_TRY(capi::check_count(count, "count"));
-  size_t elem = 1;
-  WEFT_TRY(capi::element_size(type, "datatype", &elem));
-  WEFT_TRY(capi::bind_op(op, type, elem, &spec->reduction));
-  WEFT_TRY(capi::check_coll_buffer(sendbuf, size_t(count), "sendbuf", in_place_ok));
-  spec->args.elem_size = elem;
-  spec->args.bytes = size_t(count) * elem;
+  WEFT_TRY(weft::find_committed_datatype(type, "datatype", t));
+  WEFT_TRY(world().ops.bind(op, **t, &spec->reduction));
+  WEFT_TRY(capi::check_coll_buffer(sendbuf, size_t(count), *t, "sendbuf", in_place_ok));
+  spec->args.elem_size = spec->reduction.elem_size;
+  spec->args.bytes = size_t(count) * (*t)->size();
   spec->args.commutative = spec->reduction.commutative;
   spec->args.in_place = sendbuf == MPI_IN_PLACE;
-  spec->binding.send = spec->args.in_place ? recvbuf : sendbuf;
-  spec->binding.recv = recvbuf;
+  if (!spec->args.in_place) {
+    spec->binding.send = capi::place_single(sendbuf, count, *t, &spec->send_typed);
+  }
+  return Status::success();
+}
+
+// Binds the output of `count` elements of `t` at `recvbuf`, and the input to it when in place.
+Status bind_output(void* recvbuf, MPI_Count count, const weft::Datatype* t, const void* sendbuf,
+                   CallSpec* spec) {
+  WEFT_TRY(capi::check_coll_buffer(recvbuf, size_t(count), t, "recvbuf", false));
+  WEFT_TRY(capi::check_not_aliased(sendbuf, recvbuf, spec->args.bytes));
+  spec->binding.recv = capi::place_single(recvbuf, count, t, &spec->recv_typed);
+  if (!spec->args.in_place) return Status::success();
+  if (spec->recv_typed.empty()) {
+    spec->binding.send = spec->binding.recv;
+  } else {
+    spec->send_in_packed_recv = 0;
+  }
   return Status::success();
 }
 
@@ -39,15 +53,13 @@ int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, 
            MPI_Op op, int root, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
-  CallSpec spec;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
   const bool is_root = c->rank == root;
-  WEFT_CHECK(comm, fn, reduction_call(comm, sendbuf, recvbuf, count, type, op, is_root, &c, &spec));
-  if (is_root) {
-    WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, size_t(count), "recvbuf", false));
-    WEFT_CHECK(comm, fn, capi::check_not_aliased(sendbuf, recvbuf, spec.args.bytes));
-  }
+  CallSpec spec;
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(comm, fn, reduction_call(sendbuf, count, type, op, is_root, &spec, &t));
+  if (is_root) WEFT_CHECK(comm, fn, bind_output(recvbuf, count, t, sendbuf, &spec));
   spec.args.kind = CollKind::kReduce;
   spec.args.root = root;
   return capi::launch(fn, comm, *c, spec, form, request);
@@ -58,10 +70,11 @@ int everyone(const char* fn, CollKind kind, const void* sendbuf, void* recvbuf, 
              MPI_Datatype type, MPI_Op op, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   CallSpec spec;
-  WEFT_CHECK(comm, fn, reduction_call(comm, sendbuf, recvbuf, count, type, op, true, &c, &spec));
-  WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, size_t(count), "recvbuf", false));
-  WEFT_CHECK(comm, fn, capi::check_not_aliased(sendbuf, recvbuf, spec.args.bytes));
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(comm, fn, reduction_call(sendbuf, count, type, op, true, &spec, &t));
+  WEFT_CHECK(comm, fn, bind_output(recvbuf, count, t, sendbuf, &spec));
   spec.args.kind = kind;
   return capi::launch(fn, comm, *c, spec, form, request);
 }
@@ -75,25 +88,28 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   std::vector<MPI_Count> block_counts(size_t(c->size), count);
   if (counts.data() != nullptr) {
-    for (size_t i = 0; i < block_counts.size(); ++i) block_counts[i] = counts[i];
+    for (int i = 0; i < c->size; ++i) {
+      WEFT_CHECK(
+          comm, fn,
+          capi::check_count(counts[size_t(i)], ("recvcounts[" + std::to_string(i) + "]").c_str()));
+      block_counts[size_t(i)] = counts[size_t(i)];
+    }
   } else {
     WEFT_CHECK(comm, fn, capi::check_count(count, "recvcount"));
   }
-  std::vector<MPI_Count> displs(size_t(c->size), 0);
-  for (int i = 1; i < c->size; ++i) displs[size_t(i)] = displs[size_t(i - 1)] + block_counts[size_t(i - 1)];
-  const long long total = std::accumulate(block_counts.begin(), block_counts.end(), 0LL);
+  const MPI_Count total = std::accumulate(block_counts.begin(), block_counts.end(), MPI_Count(0));
   CallSpec spec;
-  WEFT_CHECK(comm, fn, capi::vector_blocks(c->size, block_counts.data(), displs.data(), 1,
-                                           "recvcounts", "displs", &spec.args.blocks));
-  WEFT_CHECK(comm, fn, reduction_call(comm, sendbuf, recvbuf, total, type, op, true, &c, &spec));
-  WEFT_CHECK(comm, fn, capi::check_coll_buffer(
-                           recvbuf, spec.args.in_place ? size_t(total) : size_t(block_counts[size_t(c->rank)]),
-                           "recvbuf", false));
-  WEFT_CHECK(comm, fn, capi::check_not_aliased(sendbuf, recvbuf, spec.args.bytes));
-  for (Block& b : spec.args.blocks) {  // counts to bytes
-    b.offset *= spec.args.elem_size;
-    b.bytes *= spec.args.elem_size;
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(comm, fn, reduction_call(sendbuf, total, type, op, true, &spec, &t));
+  // Blocks in the input, which is contiguous in the schedule's view (packed if need be).
+  size_t at = 0;
+  for (MPI_Count n : block_counts) {
+    spec.args.blocks.push_back({at, size_t(n) * t->size()});
+    at += size_t(n) * t->size();
   }
+  // In place, the input fills recvbuf and the result lands at its start.
+  const MPI_Count out_count = spec.args.in_place ? total : block_counts[size_t(c->rank)];
+  WEFT_CHECK(comm, fn, bind_output(recvbuf, out_count, t, sendbuf, &spec));
   spec.args.uniform = counts.data() == nullptr;
   spec.args.kind = CollKind::kReduceScatter;
   return capi::launch(fn, comm, *c, spec, form, request);
@@ -104,106 +120,106 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count
 extern "C" {
 
 int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               int root, MPI_Comm comm) {
+                int root, MPI_Comm comm) {
   return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, Form::kBlocking,
                 nullptr);
 }
 int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm, MPI_Request* request) {
+                 int root, MPI_Comm comm, MPI_Request* request) {
   return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm,
                 Form::kNonblocking, request);
 }
 int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return reduce("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm,
                 Form::kPersistent, request);
 }
 
 int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                  MPI_Comm comm) {
+                   MPI_Comm comm) {
   return everyone("MPI_Allreduce", CollKind::kAllreduce, sendbuf, recvbuf, count, datatype, op,
                   comm, Form::kBlocking, nullptr);
 }
-int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request* request) {
   return everyone("MPI_Iallreduce", CollKind::kAllreduce, sendbuf, recvbuf, count, datatype, op,
                   comm, Form::kNonblocking, request);
 }
 int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                       MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
-  return everyone("MPI_Allreduce_init", CollKind::kAllreduce, sendbuf, recvbuf, count, datatype,
-                  op, comm, Form::kPersistent, request);
+                        MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return everyone("MPI_Allreduce_init", CollKind::kAllreduce, sendbuf, recvbuf, count, datatype, op,
+                  comm, Form::kPersistent, request);
 }
 
 int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm) {
+              MPI_Comm comm) {
   return everyone("MPI_Scan", CollKind::kScan, sendbuf, recvbuf, count, datatype, op, comm,
                   Form::kBlocking, nullptr);
 }
 int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm, MPI_Request* request) {
+               MPI_Comm comm, MPI_Request* request) {
   return everyone("MPI_Iscan", CollKind::kScan, sendbuf, recvbuf, count, datatype, op, comm,
                   Form::kNonblocking, request);
 }
 int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                  MPI_Comm comm, MPI_Info, MPI_Request* request) {
+                   MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return everyone("MPI_Scan_init", CollKind::kScan, sendbuf, recvbuf, count, datatype, op, comm,
                   Form::kPersistent, request);
 }
 
 int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm) {
+                MPI_Comm comm) {
   return everyone("MPI_Exscan", CollKind::kExscan, sendbuf, recvbuf, count, datatype, op, comm,
                   Form::kBlocking, nullptr);
 }
 int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm, MPI_Request* request) {
+                 MPI_Comm comm, MPI_Request* request) {
   return everyone("MPI_Iexscan", CollKind::kExscan, sendbuf, recvbuf, count, datatype, op, comm,
                   Form::kNonblocking, request);
 }
 int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
-  return everyone("MPI_Exscan_init", CollKind::kExscan, sendbuf, recvbuf, count, datatype, op,
-                  comm, Form::kPersistent, request);
+                     MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return everyone("MPI_Exscan_init", CollKind::kExscan, sendbuf, recvbuf, count, datatype, op, comm,
+                  Form::kPersistent, request);
 }
 
 int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   constexpr const char* fn = "MPI_Reduce_scatter";
   WEFT_CHECK(comm, fn, capi::check_not_null(recvcounts, "recvcounts"));
   return reduce_scatter(fn, sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, Form::kBlocking,
                         nullptr);
 }
 int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   constexpr const char* fn = "MPI_Ireduce_scatter";
   WEFT_CHECK(comm, fn, capi::check_not_null(recvcounts, "recvcounts"));
-  return reduce_scatter(fn, sendbuf, recvbuf, 0, recvcounts, datatype, op, comm,
-                        Form::kNonblocking, request);
+  return reduce_scatter(fn, sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, Form::kNonblocking,
+                        request);
 }
 int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
-                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
-                            MPI_Request* request) {
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                             MPI_Request* request) {
   constexpr const char* fn = "MPI_Reduce_scatter_init";
   WEFT_CHECK(comm, fn, capi::check_not_null(recvcounts, "recvcounts"));
-  return reduce_scatter(fn, sendbuf, recvbuf, 0, recvcounts, datatype, op, comm,
-                        Form::kPersistent, request);
+  return reduce_scatter(fn, sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, Form::kPersistent,
+                        request);
 }
 
 int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, nullptr,
-                        datatype, op, comm, Form::kBlocking, nullptr);
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, nullptr, datatype,
+                        op, comm, Form::kBlocking, nullptr);
 }
 int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                              MPI_Request* request) {
-  return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, nullptr,
-                        datatype, op, comm, Form::kNonblocking, request);
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request* request) {
+  return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, nullptr, datatype,
+                        op, comm, Form::kNonblocking, request);
 }
 int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
-                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
-                                  MPI_Request* request) {
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                                   MPI_Request* request) {
   return reduce_scatter("MPI_Reduce_scatter_block_init", sendbuf, recvbuf, recvcount, nullptr,
                         datatype, op, comm, Form::kPersistent, request);
 }

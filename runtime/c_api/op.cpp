@@ -1,4 +1,6 @@
 // Reduction operations: MPI_Op_create, MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local.
+#include <vector>
+
 #include "runtime/c_api/coll_call.hpp"
 
 using weft::Status;
@@ -35,18 +37,28 @@ int PMPI_Op_commutative(MPI_Op op, int* commute) {
 }
 
 int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op) {
+                      MPI_Op op) {
   constexpr const char* fn = "MPI_Reduce_local";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_count(count, "count"));
-  size_t elem = 1;
-  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::element_size(datatype, "datatype", &elem));
-  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_coll_buffer(inbuf, size_t(count), "inbuf", false));
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(MPI_COMM_WORLD, fn, weft::find_committed_datatype(datatype, "datatype", &t));
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_coll_buffer(inbuf, size_t(count), t, "inbuf", false));
   WEFT_CHECK(MPI_COMM_WORLD, fn,
-             capi::check_coll_buffer(inoutbuf, size_t(count), "inoutbuf", false));
+             capi::check_coll_buffer(inoutbuf, size_t(count), t, "inoutbuf", false));
   weft::Reduction r;
-  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::bind_op(op, datatype, elem, &r));
-  r.apply(inbuf, inoutbuf, size_t(count));
+  WEFT_CHECK(MPI_COMM_WORLD, fn, world().ops.bind(op, *t, &r));
+  const size_t bytes = size_t(count) * t->size();
+  if (t->is_contiguous(size_t(count))) {
+    r.apply(t->data_start(inbuf), t->data_start(inoutbuf), bytes / r.elem_size);
+    return MPI_SUCCESS;
+  }
+  // Reductions run on the packed data, as in the collectives.
+  std::vector<unsigned char> in(bytes), inout(bytes);
+  t->pack(inbuf, size_t(count), in.data());
+  t->pack(inoutbuf, size_t(count), inout.data());
+  r.apply(in.data(), inout.data(), bytes / r.elem_size);
+  t->unpack(inout.data(), size_t(count), inoutbuf);
   return MPI_SUCCESS;
 }
 

@@ -155,7 +155,10 @@ void set_up_rank(const Problem& pb, int r, RankState& s) {
     case CollKind::kScatter: {
       const std::vector<size_t> bytes = block_bytes(pb, elem, 0);
       if (is_root || !pb.vector) {
-        a.blocks = layout(bytes, pb.vector, pb.size / 2, elem);
+        // A regular call's root may still have gaps between blocks (a resized datatype): odd
+        // counts give it some.
+        a.blocks = pb.vector ? layout(bytes, true, pb.size / 2, elem)
+                             : layout(bytes, is_root && pb.count % 2 == 1, 0, elem);
       } else {  // a v-variant's non-root knows only its own block
         a.blocks.assign(size_t(pb.size), Block{});
         a.blocks[size_t(r)] = {0, bytes[size_t(r)]};
