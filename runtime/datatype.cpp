@@ -4,6 +4,20 @@
 #include "runtime/datatype_predefined.hpp"
 
 namespace weft {
+namespace {
+
+// The data of one element of a predefined type: its fields where the C type places them, so a
+// pair type such as MPI_SHORT_INT ({short; int}) is two runs with a gap between them.
+Layout predefined_layout(const PredefinedType& p) {
+  Layout layout;
+  for (int f = 0; f < p.nfields; ++f) {
+    const Layout field{Segment{0, 1, 0, p.fields[f].native, {}}};
+    append_repeat(&layout, p.fields[f].offset, 1, 0, field);
+  }
+  return layout;
+}
+
+}  // namespace
 
 Datatype::Datatype(Layout layout, Signature signature, TypeBounds bounds, size_t alignment,
                    Envelope envelope)
@@ -20,9 +34,8 @@ Datatype::Datatype(Layout layout, Signature signature, TypeBounds bounds, size_t
 }
 
 Datatype::Datatype(MPI_Datatype predefined)
-    : Datatype(Layout{Segment{0, 1, 0, predefined_type(predefined).size, {}}},
-               basic_signature(predefined),
-               TypeBounds{0, ptrdiff_t(predefined_type(predefined).size), false, false},
+    : Datatype(predefined_layout(predefined_type(predefined)), basic_signature(predefined),
+               TypeBounds{0, ptrdiff_t(predefined_type(predefined).extent), false, false},
                predefined_type(predefined).align, Envelope{}) {
   handle_ = predefined;
   name_ = predefined_type(predefined).name;

@@ -198,14 +198,14 @@ Status pack_external32(const Datatype& t, const void* buf, size_t count, unsigne
   MPI_Datatype failed = MPI_DATATYPE_NULL;
   auto visit = [&](MPI_Datatype basic) {
     const PredefinedType& p = predefined_type(basic);
-    for (int f = 0; f < p.nfields; ++f) {
-      if (!encode(p.fields[f], in + p.fields[f].offset, out)) {
+    for (int f = 0; f < p.nfields; ++f) {  // packed: the fields lie back to back
+      if (!encode(p.fields[f], in, out)) {
         failed = basic;
         return false;
       }
+      in += p.fields[f].native;
       out += p.fields[f].external;
     }
-    in += p.size;
     return true;
   };
   for (size_t i = 0; i < count; ++i) {
@@ -224,10 +224,10 @@ void unpack_external32(const Datatype& t, const unsigned char* in, size_t count,
   auto visit = [&](MPI_Datatype basic) {
     const PredefinedType& p = predefined_type(basic);
     for (int f = 0; f < p.nfields; ++f) {
-      decode(p.fields[f], in, out + p.fields[f].offset);
+      decode(p.fields[f], in, out);
       in += p.fields[f].external;
+      out += p.fields[f].native;
     }
-    out += p.size;
     return true;
   };
   for (size_t i = 0; i < count; ++i) for_each_basic(t.signature(), visit);

@@ -17,7 +17,7 @@ using K = ScalarKind;
 
 template <typename T>
 constexpr PredefinedType scalar(const char* name, uint8_t external, K kind) {
-  return {name, sizeof(T), alignof(T), false, 1, {{0, sizeof(T), external, kind}, {}}};
+  return {name, sizeof(T), sizeof(T), alignof(T), false, 1, {{0, sizeof(T), external, kind}, {}}};
 }
 
 // Fortran types of a fixed size, whose C counterpart is T.
@@ -30,31 +30,40 @@ template <typename T>
 constexpr PredefinedType complex_of(const char* name, uint8_t part_external, K kind) {
   return {name,
           sizeof(std::complex<T>),
+          sizeof(std::complex<T>),
           alignof(std::complex<T>),
           false,
           2,
           {{0, sizeof(T), part_external, kind}, {sizeof(T), sizeof(T), part_external, kind}}};
 }
 
+// The C struct {A; B}: size sizeof(A) + sizeof(B), extent sizeof the struct (padding included).
 template <typename A, typename B>
 constexpr PredefinedType pair_of(const char* name, uint8_t a_external, K a_kind) {
   using P = Pair<A, B>;
-  return {
-      name,       sizeof(P),
-      alignof(P), true,
-      2,          {{0, sizeof(A), a_external, a_kind}, {offsetof(P, b), sizeof(B), 4, K::kSigned}}};
+  return {name,
+          sizeof(A) + sizeof(B),
+          sizeof(P),
+          alignof(P),
+          true,
+          2,
+          {{0, sizeof(A), a_external, a_kind}, {offsetof(P, b), sizeof(B), 4, K::kSigned}}};
 }
 
 template <typename T>
 constexpr PredefinedType same_pair(const char* name, K kind) {
-  return {name,       2 * sizeof(T),
-          alignof(T), true,
-          2,          {{0, sizeof(T), sizeof(T), kind}, {sizeof(T), sizeof(T), sizeof(T), kind}}};
+  return {name,
+          2 * sizeof(T),
+          2 * sizeof(T),
+          alignof(T),
+          true,
+          2,
+          {{0, sizeof(T), sizeof(T), kind}, {sizeof(T), sizeof(T), sizeof(T), kind}}};
 }
 
 // External32 sizes: MPI 4.0 §14.5.2 (e.g. MPI_LONG is 4 bytes, MPI_LONG_DOUBLE 16).
 constexpr PredefinedType kTable[] = {
-    {"MPI_DATATYPE_NULL", 0, 1, false, 0, {}},
+    {"MPI_DATATYPE_NULL", 0, 0, 1, false, 0, {}},
     scalar<char>("MPI_CHAR", 1, K::kRaw),
     scalar<signed char>("MPI_SIGNED_CHAR", 1, K::kRaw),
     scalar<unsigned char>("MPI_UNSIGNED_CHAR", 1, K::kRaw),
@@ -114,7 +123,7 @@ constexpr PredefinedType kTable[] = {
     fixed<float>("MPI_REAL4", K::kFloat),
     fixed<double>("MPI_REAL8", K::kFloat),
     // Fortran REAL*16 is IEEE binary128 (gfortran's quad precision).
-    {"MPI_REAL16", 16, 16, false, 1, {{0, 16, 16, K::kFloat}, {}}},
+    {"MPI_REAL16", 16, 16, 16, false, 1, {{0, 16, 16, K::kFloat}, {}}},
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == kLastPredefinedType + 1,
               "table must follow mpi.h numbering");

@@ -1,6 +1,8 @@
-// The predefined datatypes as data: MPI name, native size and alignment, and the scalar fields
+// The predefined datatypes as data: MPI name, size, extent and alignment, and the scalar fields
 // external32 converts (MPI 4.0 §14.5.2 and its table of sizes). Handles follow include/mpi.h
-// (1..59).
+// (1..59). A pair type such as MPI_DOUBLE_INT is the C struct {double; int} (MPI 4.0 §6.9.4):
+// its size is the sum of its fields (12), its extent the struct's sizeof (16), so its data has
+// a gap where the struct has padding.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +21,8 @@ enum class ScalarKind : uint8_t {
 };
 
 struct ScalarField {
-  uint8_t offset;    // in the native element
+  uint8_t offset;    // in the native element (the C struct); packed data holds the fields back to
+                     // back, so there a field starts at the sum of the native sizes before it
   uint8_t native;    // native bytes
   uint8_t external;  // external32 bytes
   ScalarKind kind;
@@ -27,7 +30,8 @@ struct ScalarField {
 
 struct PredefinedType {
   const char* name;
-  size_t size;
+  size_t size;    // data bytes of one element (MPI_Type_size): the sum of the fields
+  size_t extent;  // bytes from one element to the next (MPI_Type_get_extent): the C sizeof
   size_t align;
   bool pair;  // MPI_2INT, MPI_DOUBLE_INT, ...: two basic elements (MPI 4.0 §6.9.4)
   int nfields;

@@ -27,10 +27,11 @@ size_t total_elements(const Signature& sig) {
 }
 
 // Elements of a partial basic element of `basic` holding `bytes` (0 < bytes < size); -1 when the
-// bytes do not end at an element boundary. Only a pair type has an inner boundary.
+// bytes do not end at an element boundary. Only a pair type has an inner boundary: the end of
+// its first field (packed data has no padding).
 long long partial_basic(MPI_Datatype basic, size_t bytes) {
   const PredefinedType& t = predefined_type(basic);
-  if (t.pair && bytes >= t.fields[0].native && bytes <= t.fields[1].offset) return 1;
+  if (t.pair && bytes == t.fields[0].native) return 1;
   return -1;
 }
 

@@ -135,7 +135,11 @@ Status OpTable::bind(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* 
 }
 
 Status OpTable::bind(MPI_Op op, const Datatype& type, Reduction* out) const {
-  if (type.is_predefined()) return bind(op, type.handle(), type.size(), out);
+  // A predefined op works on packed data; so does a user op on a contiguous predefined type. A
+  // user op on a pair type with padding (MPI_DOUBLE_INT) takes the layout path below.
+  if (type.is_predefined() && (is_predefined(op) || type.is_contiguous())) {
+    return bind(op, type.handle(), type.size(), out);
+  }
   if (is_predefined(op)) {
     const Datatype* basic = nullptr;
     if (type.basic_type() == MPI_DATATYPE_NULL ||

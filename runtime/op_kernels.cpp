@@ -99,8 +99,11 @@ ReduceKernel take_in_for(size_t bytes) {
     case 1: return take_in<1>;
     case 2: return take_in<2>;
     case 4: return take_in<4>;
+    case 6: return take_in<6>;  // the pair types, packed: MPI_SHORT_INT
     case 8: return take_in<8>;
+    case 12: return take_in<12>;  // MPI_DOUBLE_INT, MPI_LONG_INT
     case 16: return take_in<16>;
+    case 20: return take_in<20>;  // MPI_LONG_DOUBLE_INT
     case 32: return take_in<32>;
     default: return nullptr;
   }
@@ -185,11 +188,35 @@ ReduceKernel byte_kernel(MPI_Op op) {
   }
 }
 
+// MAXLOC/MINLOC on packed pairs: reductions see a pair type's data as it moves, the value
+// followed directly by the index, sizeof(V) + sizeof(I) bytes per pair (MPI_DOUBLE_INT: 12, not
+// the 16 of its C struct), so the fields are read and written unaligned.
+template <typename V, typename I, typename F>
+void packed_pairs(const void* in, void* inout, size_t n) {
+  constexpr size_t kStride = sizeof(V) + sizeof(I);
+  const auto* a = static_cast<const unsigned char*>(in);
+  auto* b = static_cast<unsigned char*>(inout);
+  for (size_t i = 0; i < n; ++i, a += kStride, b += kStride) {
+    ValueIndex<V, I> x, y;
+    std::memcpy(&x.value, a, sizeof(V));
+    std::memcpy(&x.index, a + sizeof(V), sizeof(I));
+    std::memcpy(&y.value, b, sizeof(V));
+    std::memcpy(&y.index, b + sizeof(V), sizeof(I));
+    const ValueIndex<V, I> r = F::apply(x, y);
+    std::memcpy(b, &r.value, sizeof(V));
+    std::memcpy(b + sizeof(V), &r.index, sizeof(I));
+  }
+}
+
 template <typename V, typename I>
 ReduceKernel pair_kernel(MPI_Op op) {
+  // Without padding the packed pairs are the C structs themselves.
+  constexpr bool kPadded = sizeof(ValueIndex<V, I>) != sizeof(V) + sizeof(I);
   switch (op) {
-    case MPI_MAXLOC: return elementwise<ValueIndex<V, I>, MaxLoc>;
-    case MPI_MINLOC: return elementwise<ValueIndex<V, I>, MinLoc>;
+    case MPI_MAXLOC:
+      return kPadded ? packed_pairs<V, I, MaxLoc> : elementwise<ValueIndex<V, I>, MaxLoc>;
+    case MPI_MINLOC:
+      return kPadded ? packed_pairs<V, I, MinLoc> : elementwise<ValueIndex<V, I>, MinLoc>;
     default: return nullptr;
   }
 }

@@ -1,5 +1,6 @@
 /* Shared by the tests/mpi collective programs: the three forms of a call (blocking, MPI_I*,
- * MPI_*_init), the layouts of the v-collectives, the roots and large counts each program tries. */
+ * MPI_*_init), the layouts of the v-collectives, the roots and large counts each program tries,
+ * which bytes of a type's element hold data. */
 #ifndef WEFT_TESTS_COLL_CHECK_H
 #define WEFT_TESTS_COLL_CHECK_H
 #include "check.h"
@@ -87,5 +88,22 @@ static inline int root_set(int size, int roots[4]) {
     if (!seen) roots[n++] = all[k];
   }
   return n;
+}
+
+/* Which bytes of one element of `type` hold data: mask[b] = 1 for data, 0 for a gap such as the
+ * padding of MPI_DOUBLE_INT's struct {double; int}, whose size (12) is less than its extent (16).
+ * `mask` has room for the extent (at most 64 bytes). Returns the extent. */
+static inline int type_data_mask(MPI_Datatype type, unsigned char* mask) {
+  MPI_Aint lb = 0, extent = 0;
+  int size = 0, position = 0;
+  MPI_Type_get_extent(type, &lb, &extent);
+  MPI_Type_size(type, &size);
+  CHECK(lb == 0 && extent <= 64 && size <= extent);
+  unsigned char ones[64];
+  memset(ones, 0xFF, sizeof ones);
+  memset(mask, 0, (size_t)extent);
+  CHECK_MPI(MPI_Unpack(ones, size, &position, mask, 1, type, MPI_COMM_SELF));
+  for (MPI_Aint b = 0; b < extent; ++b) mask[b] = mask[b] != 0;
+  return (int)extent;
 }
 #endif
