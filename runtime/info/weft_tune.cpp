@@ -1,28 +1,23 @@
-// weft_tune: measures the collective cost model on this machine (α, β, γ, a segment size) and
-// writes the tuning file MPI_Init reads. Run as `weftrun -n 2 weft_tune [-o FILE]`; run with more
-// ranks than cores to measure α when oversubscribed instead.
-#include <sys/stat.h>
+// weft_tune (`weftrun -n 2 weft_tune`): measures this machine's collective cost model α, β, γ.
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <ctime>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "coll/configure.hpp"
 #include "coll/tuning.hpp"
 #include "mpi.h"
+#include "runtime/info/tune_file.hpp"
 #include "runtime/info/tune_measure.hpp"
 
 namespace {
 
 using weft::coll::CostModel;
+using weft::tune::previous_model;
+using weft::tune::write_tuning;
 namespace tune = weft::tune;
 
 constexpr const char* kUsage =
@@ -83,13 +78,6 @@ bool node_oversubscribed(const std::vector<std::string>& hosts) {
   return local > sysconf(_SC_NPROCESSORS_ONLN);
 }
 
-std::string now_text() {
-  char text[64];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&t));
-  return text;
-}
-
 std::string size_text(size_t bytes) {
   char text[32];
   if (bytes >= (size_t(1) << 20)) {
@@ -100,58 +88,6 @@ std::string size_text(size_t bytes) {
     std::snprintf(text, sizeof text, "%zu B", bytes);
   }
   return text;
-}
-
-// Creates every missing directory above `path`.
-bool make_parents(const std::string& path, std::string* error) {
-  for (size_t slash = path.find('/', 1); slash != std::string::npos;
-       slash = path.find('/', slash + 1)) {
-    const std::string dir = path.substr(0, slash);
-    if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-      *error = "cannot create " + dir + ": " + std::strerror(errno);
-      return false;
-    }
-  }
-  return true;
-}
-
-// Writes through a temporary file and a rename, so a job starting meanwhile reads either the
-// old file or the new one.
-bool write_file(const std::string& path, const std::string& text, std::string* error) {
-  if (!make_parents(path, error)) return false;
-  const std::string temporary = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(temporary);
-    out << text;
-    if (!out.flush()) {
-      *error = "cannot write " + temporary + ": " + std::strerror(errno);
-      std::remove(temporary.c_str());
-      return false;
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    *error = "cannot rename " + temporary + " to " + path + ": " + std::strerror(errno);
-    std::remove(temporary.c_str());
-    return false;
-  }
-  return true;
-}
-
-// The values this run does not measure come from the file it replaces, else the defaults.
-CostModel previous_model(const std::string& path, std::string* origin) {
-  CostModel model;
-  *origin = "the built-in default";
-  std::ifstream in(path);
-  if (!in) return model;
-  std::stringstream text;
-  text << in.rdbuf();
-  weft::Status s = weft::coll::parse_tuning(text.str(), path, &model);
-  if (!s.ok()) {
-    std::printf("warning: %s; not keeping anything from it\n", s.message.c_str());
-    return CostModel{};
-  }
-  *origin = path;
-  return model;
 }
 
 // Ranks 0 and 1: α, β and the segment size. Every value is the best run (the machine's speed
@@ -274,33 +210,6 @@ double measure_oversubscribed(int rank, int size) {
   double sum = 0;
   for (double t : pairs) sum += t;
   return pairs.empty() ? 0 : sum / double(pairs.size());
-}
-
-// The file: a header saying when, where and how, the notes, then the values.
-bool write_tuning(const std::string& path, const std::string& hosts, int size,
-                  const std::string& notes, const CostModel& model) {
-  char where[512];
-  std::snprintf(where, sizeof where, "# measured on %s with %d ranks, %ld cores online",
-                hosts.c_str(), size, sysconf(_SC_NPROCESSORS_ONLN));
-  std::string measured = where;
-  if (double load = 0; getloadavg(&load, 1) == 1) {
-    std::snprintf(where, sizeof where, ", load average %.2f", load);
-    measured += where;
-  }
-  const std::string text = "# Weft collective tuning, written by weft_tune on " + now_text() +
-                           "\n" + measured + "\n" + notes + weft::coll::format_tuning(model);
-  std::string error;
-  if (!write_file(path, text, &error)) {
-    std::fprintf(stderr, "weft_tune: %s\n", error.c_str());
-    return false;
-  }
-  std::printf("\nwrote %s\n", path.c_str());
-  const char* setting = std::getenv("WEFT_TUNING_FILE");
-  if (setting != nullptr && std::strcmp(setting, "auto") != 0 && path != setting) {
-    std::printf("note: WEFT_TUNING_FILE=%s is set, so jobs read that file, not this one\n",
-                setting);
-  }
-  return true;
 }
 
 // Rank 0's part of a run on dedicated cores. Returns the exit status.
