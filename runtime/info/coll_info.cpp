@@ -27,7 +27,8 @@ constexpr const char* kUsage =
     "       weft_info --coll NAME --ranks N --bytes SIZE [--noncommutative] [--oversubscribed]\n"
     "                 [--root R]\n"
     "SIZE takes k, m, g suffixes (1M = 1048576): the vector for bcast, reduce, allreduce, scan\n"
-    "and exscan; one rank's block for gather, scatter, allgather, reduce_scatter and alltoall.\n";
+    "and exscan; one rank's block for gather, scatter, allgather, reduce_scatter and alltoall;\n"
+    "one neighbour's block for neighbor_allgather and neighbor_alltoall (on a periodic ring).\n";
 
 struct Query {
   CollKind kind = CollKind::kBarrier;
@@ -50,6 +51,10 @@ bool has_root(CollKind k) {
 bool per_rank_block(CollKind k) {
   return k == CollKind::kGather || k == CollKind::kScatter || k == CollKind::kAllgather ||
          k == CollKind::kReduceScatter || k == CollKind::kAlltoall;
+}
+// weft_info models a neighbourhood collective on a periodic ring (coll/regular_call.cpp).
+bool neighbourhood(CollKind k) {
+  return k == CollKind::kNeighborAllgather || k == CollKind::kNeighborAlltoall;
 }
 
 // "4096", "64k", "1M", "2G" (binary multiples).
@@ -119,11 +124,14 @@ std::string seconds_text(double s) {
 
 int list_collectives() {
   std::printf("Collectives and their algorithms (ties go to the one listed first):\n");
+  int width = 0;  // the longest collective name
+  for (int k = 0; k < coll::kNumCollKinds; ++k)
+    width = std::max(width, int(std::strlen(coll::coll_name(CollKind(k)))));
   for (int k = 0; k < coll::kNumCollKinds; ++k) {
     const CollKind kind = CollKind(k);
     const std::string setting = coll::algorithm_setting(kind);
     const std::string value = setting_value(setting.c_str());
-    std::printf("  %-15s %s", coll::coll_name(kind), coll::algorithm_names(kind).c_str());
+    std::printf("  %-*s  %s", width, coll::coll_name(kind), coll::algorithm_names(kind).c_str());
     if (!value.empty() && value != "auto")
       std::printf("   [%s=%s]", setting.c_str(), value.c_str());
     std::printf("\n");
@@ -134,14 +142,17 @@ int list_collectives() {
   return 0;
 }
 
-// "allreduce of 1 MiB on 8 ranks, commutative op".
+// "allreduce of 1 MiB on 8 ranks, commutative op",
+// "neighbor_alltoall of 1 KiB to each neighbour on 4 ranks in a periodic ring (2 neighbours each)".
 std::string describe(const Query& q) {
   std::string d = coll::coll_name(q.kind);
   if (q.kind != CollKind::kBarrier) {
     d += " of " + bytes_text(double(q.bytes));
     if (q.kind == CollKind::kAlltoall) {
       d += " to each rank";
-    } else if (per_rank_block(q.kind)) {
+    } else if (q.kind == CollKind::kNeighborAlltoall) {
+      d += " to each neighbour";
+    } else if (per_rank_block(q.kind) || q.kind == CollKind::kNeighborAllgather) {
       d += " per rank";
     }
   }
@@ -150,6 +161,7 @@ std::string describe(const Query& q) {
     d += (to_root ? " to root " : " from root ") + std::to_string(q.root);
   }
   d += " on " + std::to_string(q.ranks) + (q.ranks == 1 ? " rank" : " ranks");
+  if (neighbourhood(q.kind)) d += " in a periodic ring (2 neighbours each)";
   if (is_reduction(q.kind)) d += q.noncommutative ? ", non-commutative op" : ", commutative op";
   return d;
 }
@@ -204,17 +216,20 @@ int explain(const Query& q) {
                      return a.accepts && (!b.accepts || a.seconds < b.seconds);
                    });
   const coll::Algorithm* chosen = selector.choose(args);
-  std::printf("\n   %-20s %10s  %6s  %10s  %10s\n", "algorithm", "predicted", "rounds", "moved",
-              "reduced");
+  int width = int(std::strlen("algorithm"));  // the name column fits the longest name
+  for (const coll::Candidate& c : candidates)
+    width = std::max(width, int(std::strlen(c.algorithm->name)));
+  std::printf("\n   %-*s  %10s  %6s  %10s  %10s\n", width, "algorithm", "predicted", "rounds",
+              "moved", "reduced");
   for (const coll::Candidate& c : candidates) {
     const char* mark = c.algorithm == chosen ? " * " : "   ";
     if (!c.accepts) {
-      std::printf("%s%-20s cannot take the call: %s\n", mark, c.algorithm->name,
+      std::printf("%s%-*s  cannot take the call: %s\n", mark, width, c.algorithm->name,
                   coll::rejection_reason(*c.algorithm, args).c_str());
       continue;
     }
     const coll::Cost cost = c.algorithm->cost(args);
-    std::printf("%s%-20s %10s  %6g  %10s  %10s\n", mark, c.algorithm->name,
+    std::printf("%s%-*s  %10s  %6g  %10s  %10s\n", mark, width, c.algorithm->name,
                 seconds_text(c.seconds).c_str(), cost.rounds, bytes_text(cost.bytes).c_str(),
                 bytes_text(cost.reduced).c_str());
   }
