@@ -113,9 +113,9 @@ Status OpTable::bind(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* 
   if (is_predefined(op)) {
     const ReduceKernel kernel = predefined_kernel(op, type, elem_size);
     if (kernel == nullptr) {
-      const DatatypeInfo* info = nullptr;
+      const Datatype* t = nullptr;  // any type has a name here, MPI_DOUBLE_INT's gaps included
       const std::string type_name =
-          lookup_datatype(type, "datatype", &info).ok() ? info->name : std::to_string(type);
+          find_datatype(type, "datatype", &t).ok() ? t->label() : std::to_string(type);
       return Status::error(MPI_ERR_OP, op_name(op) + " is not defined for datatype " + type_name);
     }
     out->kernel = kernel;

@@ -172,3 +172,11 @@ TEST_CASE("a user op on a pair type with padding sees the C structs", "[datatype
   REQUIRE(ops.bind(op, type(MPI_2INT), &r).ok());
   CHECK(r.layout == nullptr);
 }
+
+TEST_CASE("an op a pair type does not define is refused naming the type", "[datatype]") {
+  OpTable ops;
+  Reduction r;
+  const Status s = ops.bind(MPI_SUM, type(MPI_DOUBLE_INT), &r);
+  CHECK(s.error_class == MPI_ERR_OP);
+  CHECK(s.message == "MPI_SUM is not defined for datatype MPI_DOUBLE_INT");
+}
