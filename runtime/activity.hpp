@@ -1,7 +1,10 @@
 // Work the progress engine drives besides the transport: a nonblocking or blocking collective in
-// flight. A request of kind kActivity owns one (nonblocking and persistent collectives).
+// flight, an MPI_Comm_idup, or the two halves of an MPI_Isendrecv. A request of kind kActivity
+// owns one (nonblocking and persistent collectives, MPI_Comm_idup, MPI_Isendrecv).
 #pragma once
 #include "runtime/status.hpp"
+
+struct weft_request;
 
 namespace weft {
 
@@ -15,6 +18,9 @@ class Activity {
   virtual Status outcome() const = 0;
   // Runs again from the start (persistent requests, MPI_Start).
   virtual Status restart() = 0;
+  // The receive whose source, tag and size the request's status reports (MPI_Isendrecv); null
+  // where the status is empty (collectives, MPI_Comm_idup).
+  virtual const ::weft_request* received() const { return nullptr; }
 };
 
 }  // namespace weft

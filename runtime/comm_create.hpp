@@ -35,9 +35,10 @@ Status agree_context(Comm& comm, bool member, uint32_t* pair);
 // Registers the communicator of `members` (this process among them) on context `pair`.
 MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhandler errhandler);
 
-// MPI_Comm_idup (runtime/comm_idup.cpp): *out becomes a request that completes once the new
-// communicator's handle is in *newcomm.
-Status start_comm_idup(Comm& parent, MPI_Comm* newcomm, Request** out);
+// MPI_Comm_idup and MPI_Comm_idup_with_info (runtime/comm_idup.cpp): *out becomes a request
+// that completes once the new communicator's handle is in *newcomm. Its hints are `info`'s (read
+// now), or the parent's when `info` is MPI_INFO_NULL, as comm_dup says.
+Status start_comm_idup(Comm& parent, MPI_Info info, MPI_Comm* newcomm, Request** out);
 
 // The allreduce (in place) of `n` words with MPI_BAND on MPI_UINT64_T.
 coll::CallSpec bitwise_and_call(uint64_t* words, size_t n);

@@ -1,4 +1,5 @@
-// MPI_Comm_idup: the context agreement of comm_dup as an activity of nonblocking collectives.
+// MPI_Comm_idup and MPI_Comm_idup_with_info: the context agreement of comm_dup as an activity of
+// nonblocking collectives.
 // Round one ANDs the free masks of a window; the pair found is reserved where still free (a
 // blocking communicator creation may have taken it meanwhile) and round two ANDs "reserved"
 // flags: all set, the communicator is made; otherwise the reservations are dropped and it
@@ -8,6 +9,7 @@
 
 #include "coll/coll_op.hpp"
 #include "runtime/comm_create.hpp"
+#include "runtime/info_objects.hpp"
 #include "runtime/world.hpp"
 
 namespace weft {
@@ -15,8 +17,10 @@ namespace {
 
 class CommIdup final : public Activity {
  public:
-  CommIdup(Comm& parent, MPI_Comm* newcomm, Completion* report)
-      : parent_(parent.handle), newcomm_(newcomm), report_(report) {
+  // `info`: the hints of MPI_Comm_idup_with_info, a copy this activity owns (MPI_INFO_NULL: the
+  // parent's hints, as MPI_Comm_idup).
+  CommIdup(Comm& parent, MPI_Info info, MPI_Comm* newcomm, Completion* report)
+      : parent_(parent.handle), info_(info), newcomm_(newcomm), report_(report) {
     members_.world_ranks = parent.world_ranks;
     members_.rank = parent.rank;
     members_.size = parent.size;
@@ -28,6 +32,7 @@ class CommIdup final : public Activity {
     members_.coll_seq = kIdupSeqBit | ((parent.coll_seq++ & 0x3fff) << 6);
     start_mask_round();
   }
+  ~CommIdup() override { drop_info(); }
 
   unsigned advance() override {
     if (finished_) return 0;
@@ -84,14 +89,20 @@ class CommIdup final : public Activity {
     if (flag_ == 1) {
       *newcomm_ = register_comm(members_.world_ranks, pair_, members_.errhandler);
       world().comms.find(*newcomm_)->topology = members_.topology;
-      return finish(finish_dup(parent_, MPI_INFO_NULL, newcomm_));
+      return finish(finish_dup(parent_, info_, newcomm_));
     }
     if (reserved_) world().comms.context_ids().release(pair_);
     window_ = 0;
     start_mask_round();
   }
 
+  void drop_info() {
+    if (info_ != MPI_INFO_NULL) (void)infos().free(info_);
+    info_ = MPI_INFO_NULL;
+  }
+
   void finish(Status s) {
+    drop_info();
     outcome_ = std::move(s);
     finished_ = true;
     report_->error_class = outcome_.error_class;
@@ -101,6 +112,7 @@ class CommIdup final : public Activity {
   Comm members_;
   coll::CollOp op_;
   MPI_Comm parent_;
+  MPI_Info info_;
   MPI_Comm* newcomm_;
   Completion* report_;
   uint64_t mask_[ContextIds::kWindowWords] = {};
@@ -112,11 +124,13 @@ class CommIdup final : public Activity {
 
 }  // namespace
 
-Status start_comm_idup(Comm& parent, MPI_Comm* newcomm, Request** out) {
+Status start_comm_idup(Comm& parent, MPI_Info info, MPI_Comm* newcomm, Request** out) {
+  MPI_Info hints = MPI_INFO_NULL;  // taken now: the caller may free `info` at once
+  if (info != MPI_INFO_NULL) WEFT_TRY(infos().dup(info, &hints));
   Request* r = world().requests.acquire();
   r->kind = WeftRequestKind::kActivity;
   r->comm = parent.handle;
-  auto* idup = new CommIdup(parent, newcomm, &r->completion);
+  auto* idup = new CommIdup(parent, hints, newcomm, &r->completion);
   r->activity = idup;
   idup->advance();
   if (!idup->finished()) world().progress.activate(idup);

@@ -37,6 +37,9 @@ struct Envelope {
   std::vector<int> ints;
   std::vector<MPI_Aint> aints;
   std::vector<std::shared_ptr<const Datatype>> types;
+  // Made by a large-count (_c) constructor with a value no int holds: `ints` is incomplete and
+  // the int forms of MPI_Type_get_envelope/get_contents refuse the type.
+  bool ints_overflow = false;
 };
 
 // Bounds of one element (MPI 4.0 §5.1.7). `*_marked`: set explicitly by MPI_Type_create_resized

@@ -55,7 +55,7 @@ Layout along(const std::vector<Runs>& runs, ptrdiff_t index_bytes, const Layout&
 }
 
 // The runs a process at `coord` of `procs` holds of `n` indices distributed per `distrib`.
-Status distribution(int d, int n, int distrib, int darg, int procs, int coord,
+Status distribution(int d, long n, int distrib, int darg, int procs, int coord,
                     std::vector<Runs>* out) {
   out->clear();
   if (distrib == MPI_DISTRIBUTE_NONE) {
@@ -100,41 +100,43 @@ Status distribution(int d, int n, int distrib, int darg, int procs, int coord,
 
 }  // namespace
 
-Status make_subarray(int ndims, const int* sizes, const int* subsizes, const int* starts, int order,
+Status make_subarray(int ndims, CountArray sizes, CountArray subsizes, CountArray starts, int order,
                      const TypeRef& old, std::shared_ptr<Datatype>* out) {
   if (ndims <= 0) return bad_arg("ndims=" + std::to_string(ndims) + " (must be > 0)");
   WEFT_TRY(check_order(order));
-  for (int d = 0; d < ndims; ++d) {
+  for (size_t d = 0; d < size_t(ndims); ++d) {
     if (sizes[d] <= 0)
-      return bad_arg(at("array_of_sizes", d) + "=" + std::to_string(sizes[d]) + " (must be > 0)");
+      return bad_arg(at("array_of_sizes", int(d)) + "=" + std::to_string(sizes[d]) +
+                     " (must be > 0)");
     if (subsizes[d] < 1 || subsizes[d] > sizes[d]) {
-      return bad_arg(at("array_of_subsizes", d) + "=" + std::to_string(subsizes[d]) +
+      return bad_arg(at("array_of_subsizes", int(d)) + "=" + std::to_string(subsizes[d]) +
                      " (must be in 1.." + std::to_string(sizes[d]) + ")");
     }
     if (starts[d] < 0 || starts[d] > sizes[d] - subsizes[d]) {
-      return bad_arg(at("array_of_starts", d) + "=" + std::to_string(starts[d]) +
+      return bad_arg(at("array_of_starts", int(d)) + "=" + std::to_string(starts[d]) +
                      " (must be in 0.." + std::to_string(sizes[d] - subsizes[d]) + ")");
     }
   }
   Layout layout = old->layout();
   long index_elements = 1, selected = 1;
   for (int d : fast_to_slow(ndims, order)) {
-    const std::vector<Runs> runs{Runs{starts[d], subsizes[d], 1, 0}};
+    const std::vector<Runs> runs{Runs{long(starts[size_t(d)]), long(subsizes[size_t(d)]), 1, 0}};
     layout = along(runs, ptrdiff_t(index_elements) * old->extent(), layout);
-    index_elements *= sizes[d];
-    selected *= subsizes[d];
+    index_elements *= long(sizes[size_t(d)]);
+    selected *= long(subsizes[size_t(d)]);
   }
   Signature signature;
   append_repeat(&signature, size_t(selected), old->signature());
-  std::vector<int> ints{ndims};
-  for (const int* a : {sizes, subsizes, starts}) ints.insert(ints.end(), a, a + ndims);
-  ints.push_back(order);
+  EnvelopeInts ints;
+  ints.add(ndims);
+  for (CountArray a : {sizes, subsizes, starts}) ints.add(a, ndims);
+  ints.add(order);
   *out = resized_to_array(std::move(layout), std::move(signature), index_elements, old,
-                          Envelope{MPI_COMBINER_SUBARRAY, std::move(ints), {}, {old}});
+                          ints.finish(MPI_COMBINER_SUBARRAY, {}, {old}));
   return Status::success();
 }
 
-Status make_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs,
+Status make_darray(int size, int rank, int ndims, CountArray gsizes, const int* distribs,
                    const int* dargs, const int* psizes, int order, const TypeRef& old,
                    std::shared_ptr<Datatype>* out) {
   if (size <= 0) return bad_arg("size=" + std::to_string(size) + " (must be > 0)");
@@ -146,8 +148,10 @@ Status make_darray(int size, int rank, int ndims, const int* gsizes, const int* 
   WEFT_TRY(check_order(order));
   long procs = 1;
   for (int d = 0; d < ndims; ++d) {
-    if (gsizes[d] <= 0)
-      return bad_arg(at("array_of_gsizes", d) + "=" + std::to_string(gsizes[d]) + " (must be > 0)");
+    if (gsizes[size_t(d)] <= 0) {
+      return bad_arg(at("array_of_gsizes", d) + "=" + std::to_string(gsizes[size_t(d)]) +
+                     " (must be > 0)");
+    }
     if (psizes[d] <= 0)
       return bad_arg(at("array_of_psizes", d) + "=" + std::to_string(psizes[d]) + " (must be > 0)");
     procs *= psizes[d];
@@ -166,21 +170,23 @@ Status make_darray(int size, int rank, int ndims, const int* gsizes, const int* 
   long index_elements = 1, selected = 1;
   std::vector<Runs> runs;
   for (int d : fast_to_slow(ndims, order)) {
-    WEFT_TRY(
-        distribution(d, gsizes[d], distribs[d], dargs[d], psizes[d], coords[size_t(d)], &runs));
+    WEFT_TRY(distribution(d, long(gsizes[size_t(d)]), distribs[d], dargs[d], psizes[d],
+                          coords[size_t(d)], &runs));
     layout = along(runs, ptrdiff_t(index_elements) * old->extent(), layout);
     long held = 0;
     for (const Runs& r : runs) held += r.length * r.repeat;
-    index_elements *= gsizes[d];
+    index_elements *= long(gsizes[size_t(d)]);
     selected *= held;
   }
   Signature signature;
   append_repeat(&signature, size_t(selected), old->signature());
-  std::vector<int> ints{size, rank, ndims};
-  for (const int* a : {gsizes, distribs, dargs, psizes}) ints.insert(ints.end(), a, a + ndims);
-  ints.push_back(order);
+  EnvelopeInts ints;
+  for (int v : {size, rank, ndims}) ints.add(v);
+  for (CountArray a : {gsizes, CountArray(distribs), CountArray(dargs), CountArray(psizes)})
+    ints.add(a, ndims);
+  ints.add(order);
   *out = resized_to_array(std::move(layout), std::move(signature), index_elements, old,
-                          Envelope{MPI_COMBINER_DARRAY, std::move(ints), {}, {old}});
+                          ints.finish(MPI_COMBINER_DARRAY, {}, {old}));
   return Status::success();
 }
 

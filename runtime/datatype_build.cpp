@@ -4,6 +4,7 @@
 #include "runtime/datatype_build.hpp"
 
 #include <algorithm>
+#include <climits>
 
 namespace weft {
 namespace {
@@ -64,92 +65,127 @@ class BlockBuilder {
   size_t alignment_ = 1;
 };
 
-Envelope envelope_of(int combiner, std::vector<int> ints, std::vector<MPI_Aint> aints,
-                     std::vector<TypeRef> types) {
-  return Envelope{combiner, std::move(ints), std::move(aints), std::move(types)};
+}  // namespace
+
+void EnvelopeInts::add(MPI_Count value) {
+  if (value < INT_MIN || value > INT_MAX) overflow_ = true;
+  ints_.push_back(int(value));
+}
+
+void EnvelopeInts::add(CountArray values, MPI_Count n) {
+  for (MPI_Count i = 0; i < n; ++i) add(values[size_t(i)]);
+}
+
+Envelope EnvelopeInts::finish(int combiner, std::vector<MPI_Aint> aints,
+                              std::vector<TypeRef> types) {
+  return Envelope{combiner, std::move(ints_), std::move(aints), std::move(types), overflow_};
+}
+
+namespace {
+
+std::vector<MPI_Aint> aints_of(CountArray values, MPI_Count n) {
+  std::vector<MPI_Aint> out(static_cast<size_t>(n));
+  for (size_t i = 0; i < out.size(); ++i) out[i] = MPI_Aint(values[i]);
+  return out;
 }
 
 }  // namespace
 
-std::shared_ptr<Datatype> make_contiguous(int count, const TypeRef& old) {
+std::shared_ptr<Datatype> make_contiguous(MPI_Count count, const TypeRef& old) {
   BlockBuilder b;
   b.add(0, 1, 0, size_t(count), *old);
-  return b.finish(envelope_of(MPI_COMBINER_CONTIGUOUS, {count}, {}, {old}), false);
+  EnvelopeInts ints;
+  ints.add(count);
+  return b.finish(ints.finish(MPI_COMBINER_CONTIGUOUS, {}, {old}), false);
 }
 
-std::shared_ptr<Datatype> make_vector(int count, int blocklength, int stride, const TypeRef& old) {
+std::shared_ptr<Datatype> make_vector(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                      const TypeRef& old) {
   BlockBuilder b;
   b.add(0, size_t(count), ptrdiff_t(stride) * old->extent(), size_t(blocklength), *old);
-  return b.finish(envelope_of(MPI_COMBINER_VECTOR, {count, blocklength, stride}, {}, {old}), false);
+  EnvelopeInts ints;
+  for (MPI_Count v : {count, blocklength, stride}) ints.add(v);
+  return b.finish(ints.finish(MPI_COMBINER_VECTOR, {}, {old}), false);
 }
 
-std::shared_ptr<Datatype> make_hvector(int count, int blocklength, MPI_Aint stride,
+std::shared_ptr<Datatype> make_hvector(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
                                        const TypeRef& old) {
   BlockBuilder b;
-  b.add(0, size_t(count), stride, size_t(blocklength), *old);
-  return b.finish(envelope_of(MPI_COMBINER_HVECTOR, {count, blocklength}, {stride}, {old}), false);
+  b.add(0, size_t(count), ptrdiff_t(stride), size_t(blocklength), *old);
+  EnvelopeInts ints;
+  for (MPI_Count v : {count, blocklength}) ints.add(v);
+  return b.finish(ints.finish(MPI_COMBINER_HVECTOR, {MPI_Aint(stride)}, {old}), false);
 }
 
-std::shared_ptr<Datatype> make_indexed(int count, const int* blocklengths, const int* displacements,
-                                       const TypeRef& old) {
+std::shared_ptr<Datatype> make_indexed(MPI_Count count, CountArray blocklengths,
+                                       CountArray displacements, const TypeRef& old) {
   BlockBuilder b;
-  std::vector<int> ints{count};
-  ints.insert(ints.end(), blocklengths, blocklengths + count);
-  ints.insert(ints.end(), displacements, displacements + count);
-  for (int i = 0; i < count; ++i)
+  EnvelopeInts ints;
+  ints.add(count);
+  ints.add(blocklengths, count);
+  ints.add(displacements, count);
+  for (size_t i = 0; i < size_t(count); ++i)
     b.add(ptrdiff_t(displacements[i]) * old->extent(), 1, 0, size_t(blocklengths[i]), *old);
-  return b.finish(envelope_of(MPI_COMBINER_INDEXED, std::move(ints), {}, {old}), false);
+  return b.finish(ints.finish(MPI_COMBINER_INDEXED, {}, {old}), false);
 }
 
-std::shared_ptr<Datatype> make_hindexed(int count, const int* blocklengths,
-                                        const MPI_Aint* displacements, const TypeRef& old) {
+std::shared_ptr<Datatype> make_hindexed(MPI_Count count, CountArray blocklengths,
+                                        CountArray displacements, const TypeRef& old) {
   BlockBuilder b;
-  std::vector<int> ints{count};
-  ints.insert(ints.end(), blocklengths, blocklengths + count);
-  for (int i = 0; i < count; ++i) b.add(displacements[i], 1, 0, size_t(blocklengths[i]), *old);
-  return b.finish(envelope_of(MPI_COMBINER_HINDEXED, std::move(ints),
-                              {displacements, displacements + count}, {old}),
-                  false);
+  EnvelopeInts ints;
+  ints.add(count);
+  ints.add(blocklengths, count);
+  for (size_t i = 0; i < size_t(count); ++i)
+    b.add(ptrdiff_t(displacements[i]), 1, 0, size_t(blocklengths[i]), *old);
+  return b.finish(ints.finish(MPI_COMBINER_HINDEXED, aints_of(displacements, count), {old}), false);
 }
 
-std::shared_ptr<Datatype> make_indexed_block(int count, int blocklength, const int* displacements,
-                                             const TypeRef& old) {
+std::shared_ptr<Datatype> make_indexed_block(MPI_Count count, MPI_Count blocklength,
+                                             CountArray displacements, const TypeRef& old) {
   BlockBuilder b;
-  std::vector<int> ints{count, blocklength};
-  ints.insert(ints.end(), displacements, displacements + count);
-  for (int i = 0; i < count; ++i)
+  EnvelopeInts ints;
+  ints.add(count);
+  ints.add(blocklength);
+  ints.add(displacements, count);
+  for (size_t i = 0; i < size_t(count); ++i)
     b.add(ptrdiff_t(displacements[i]) * old->extent(), 1, 0, size_t(blocklength), *old);
-  return b.finish(envelope_of(MPI_COMBINER_INDEXED_BLOCK, std::move(ints), {}, {old}), false);
+  return b.finish(ints.finish(MPI_COMBINER_INDEXED_BLOCK, {}, {old}), false);
 }
 
-std::shared_ptr<Datatype> make_hindexed_block(int count, int blocklength,
-                                              const MPI_Aint* displacements, const TypeRef& old) {
+std::shared_ptr<Datatype> make_hindexed_block(MPI_Count count, MPI_Count blocklength,
+                                              CountArray displacements, const TypeRef& old) {
   BlockBuilder b;
-  for (int i = 0; i < count; ++i) b.add(displacements[i], 1, 0, size_t(blocklength), *old);
-  return b.finish(envelope_of(MPI_COMBINER_HINDEXED_BLOCK, {count, blocklength},
-                              {displacements, displacements + count}, {old}),
+  for (size_t i = 0; i < size_t(count); ++i)
+    b.add(ptrdiff_t(displacements[i]), 1, 0, size_t(blocklength), *old);
+  EnvelopeInts ints;
+  ints.add(count);
+  ints.add(blocklength);
+  return b.finish(ints.finish(MPI_COMBINER_HINDEXED_BLOCK, aints_of(displacements, count), {old}),
                   false);
 }
 
-std::shared_ptr<Datatype> make_struct(int count, const int* blocklengths,
-                                      const MPI_Aint* displacements, const TypeRef* types) {
+std::shared_ptr<Datatype> make_struct(MPI_Count count, CountArray blocklengths,
+                                      CountArray displacements, const TypeRef* types) {
   BlockBuilder b;
-  std::vector<int> ints{count};
-  ints.insert(ints.end(), blocklengths, blocklengths + count);
-  for (int i = 0; i < count; ++i) b.add(displacements[i], 1, 0, size_t(blocklengths[i]), *types[i]);
-  return b.finish(envelope_of(MPI_COMBINER_STRUCT, std::move(ints),
-                              {displacements, displacements + count}, {types, types + count}),
-                  true);
+  EnvelopeInts ints;
+  ints.add(count);
+  ints.add(blocklengths, count);
+  for (size_t i = 0; i < size_t(count); ++i)
+    b.add(ptrdiff_t(displacements[i]), 1, 0, size_t(blocklengths[i]), *types[i]);
+  return b.finish(
+      ints.finish(MPI_COMBINER_STRUCT, aints_of(displacements, count), {types, types + count}),
+      true);
 }
 
-std::shared_ptr<Datatype> make_resized(const TypeRef& old, MPI_Aint lb, MPI_Aint extent) {
-  return std::make_shared<Datatype>(old->layout(), old->signature(),
-                                    TypeBounds{lb, lb + extent, true, true}, old->alignment(),
-                                    envelope_of(MPI_COMBINER_RESIZED, {}, {lb, extent}, {old}));
+std::shared_ptr<Datatype> make_resized(const TypeRef& old, MPI_Count lb, MPI_Count extent) {
+  return std::make_shared<Datatype>(
+      old->layout(), old->signature(),
+      TypeBounds{ptrdiff_t(lb), ptrdiff_t(lb + extent), true, true}, old->alignment(),
+      Envelope{MPI_COMBINER_RESIZED, {}, {MPI_Aint(lb), MPI_Aint(extent)}, {old}});
 }
 
 std::shared_ptr<Datatype> make_dup(const TypeRef& old) {
-  return old->copy(envelope_of(MPI_COMBINER_DUP, {}, {}, {old}));
+  return old->copy(Envelope{MPI_COMBINER_DUP, {}, {}, {old}});
 }
 
 }  // namespace weft

@@ -63,8 +63,10 @@ void fill_status(const Request& r, MPI_Status* status) {
       status->MPI_TAG = MPI_ANY_TAG;
       status->weft_bytes = 0;
       break;
-    case WeftRequestKind::kSend:
     case WeftRequestKind::kActivity:
+      if (const Request* received = r.activity->received()) return fill_status(*received, status);
+      [[fallthrough]];
+    case WeftRequestKind::kSend:
       status->MPI_SOURCE = MPI_ANY_SOURCE;
       status->MPI_TAG = MPI_ANY_TAG;
       status->weft_bytes = 0;

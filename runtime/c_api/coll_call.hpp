@@ -7,11 +7,13 @@
 #include "coll/coll.hpp"
 #include "coll/regular_call.hpp"
 #include "mpi.h"
-#include "runtime/c_api/count_array.hpp"
 #include "runtime/c_api/guard.hpp"
+#include "runtime/count_array.hpp"
 #include "runtime/datatype.hpp"
 
 namespace weft::capi {
+
+using weft::CountArray;
 
 enum class Form { kBlocking, kNonblocking, kPersistent };
 

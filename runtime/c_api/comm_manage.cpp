@@ -1,5 +1,6 @@
-// Communicator management: dup, split, split_type, create, create_group, free, compare, group,
-// names and the inter-communicator test (Weft has intra-communicators only).
+// Communicator management: dup, dup_with_info, idup, idup_with_info, split, split_type, create,
+// create_group, free, compare, group, names and the inter-communicator test (Weft has
+// intra-communicators only).
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -33,6 +34,23 @@ Status subgroup_arg(const Comm& parent, MPI_Group group, GroupRef* out) {
   return Status::success();
 }
 
+// MPI_Comm_idup (the parent's hints) and MPI_Comm_idup_with_info (`with_info`: info's hints).
+int comm_idup(const char* fn, MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm,
+              MPI_Request* request) {
+  WEFT_REQUIRE_RUNNING(fn);
+  Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
+  WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
+  if (with_info && info == MPI_INFO_NULL) {
+    return capi::report(comm, fn, Status::error(MPI_ERR_INFO, "invalid info=MPI_INFO_NULL"));
+  }
+  weft::Request* r = nullptr;
+  WEFT_CHECK(comm, fn, weft::start_comm_idup(*c, info, newcomm, &r));
+  *request = r;
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -59,16 +77,12 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
 }
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
-  constexpr const char* fn = "MPI_Comm_idup";
-  WEFT_REQUIRE_RUNNING(fn);
-  Comm* c = nullptr;
-  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
-  WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
-  WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
-  weft::Request* r = nullptr;
-  WEFT_CHECK(comm, fn, weft::start_comm_idup(*c, newcomm, &r));
-  *request = r;
-  return MPI_SUCCESS;
+  return comm_idup("MPI_Comm_idup", comm, false, MPI_INFO_NULL, newcomm, request);
+}
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm,
+                             MPI_Request* request) {
+  return comm_idup("MPI_Comm_idup_with_info", comm, true, info, newcomm, request);
 }
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
@@ -78,9 +92,9 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
   if (color < 0 && color != MPI_UNDEFINED) {
-    return capi::report(comm, fn, Status::error(MPI_ERR_ARG, "invalid color=" +
-                                                                 std::to_string(color) +
-                                                                 " (must be >= 0 or MPI_UNDEFINED)"));
+    return capi::report(comm, fn,
+                        Status::error(MPI_ERR_ARG, "invalid color=" + std::to_string(color) +
+                                                       " (must be >= 0 or MPI_UNDEFINED)"));
   }
   return capi::report(comm, fn, weft::comm_split(*c, color, key, newcomm));
 }
@@ -92,9 +106,10 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_C
   WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
-    return capi::report(comm, fn,
-                        Status::error(MPI_ERR_ARG, "invalid split_type=" + std::to_string(split_type) +
-                                                       " (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)"));
+    return capi::report(
+        comm, fn,
+        Status::error(MPI_ERR_ARG, "invalid split_type=" + std::to_string(split_type) +
+                                       " (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)"));
   }
   return capi::report(comm, fn, weft::comm_split_type(*c, split_type, key, newcomm));
 }
@@ -120,9 +135,10 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* ne
   WEFT_CHECK(comm, fn, capi::check_send_tag(tag, "tag"));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
   if (groups::rank_of(*g, world().comms.find(MPI_COMM_WORLD)->rank) == MPI_UNDEFINED) {
-    return capi::report(comm, fn, Status::error(MPI_ERR_GROUP,
-                                                "the calling process is not in group (only its "
-                                                "members call MPI_Comm_create_group)"));
+    return capi::report(comm, fn,
+                        Status::error(MPI_ERR_GROUP,
+                                      "the calling process is not in group (only its "
+                                      "members call MPI_Comm_create_group)"));
   }
   return capi::report(comm, fn, weft::comm_create_group(*c, *g, tag, newcomm));
 }
@@ -134,8 +150,8 @@ int PMPI_Comm_free(MPI_Comm* comm) {
   Comm* c = nullptr;
   WEFT_CHECK(*comm, fn, comm_arg(*comm, "comm", &c));
   if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF) {
-    return capi::report(*comm, fn, Status::error(MPI_ERR_COMM, "cannot free the predefined " +
-                                                                   c->display_name()));
+    return capi::report(
+        *comm, fn, Status::error(MPI_ERR_COMM, "cannot free the predefined " + c->display_name()));
   }
   WEFT_CHECK(*comm, fn, weft::comm_free(*comm));
   *comm = MPI_COMM_NULL;
@@ -202,6 +218,7 @@ int PMPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
 WEFT_MPI_ALIAS(MPI_Comm_dup)
 WEFT_MPI_ALIAS(MPI_Comm_dup_with_info)
 WEFT_MPI_ALIAS(MPI_Comm_idup)
+WEFT_MPI_ALIAS(MPI_Comm_idup_with_info)
 WEFT_MPI_ALIAS(MPI_Comm_split)
 WEFT_MPI_ALIAS(MPI_Comm_split_type)
 WEFT_MPI_ALIAS(MPI_Comm_create)

@@ -5,13 +5,13 @@
 
 namespace weft::capi {
 
-Status check_array(const void* array, int entries, const char* arg) {
+Status check_array(const void* array, MPI_Count entries, const char* arg) {
   if (entries <= 0) return Status::success();
   return check_not_null(array, arg);
 }
 
-Status check_counts(const int* array, int entries, const char* arg) {
-  for (int i = 0; i < entries; ++i) {
+Status check_counts(CountArray array, MPI_Count entries, const char* arg) {
+  for (size_t i = 0; i < size_t(entries > 0 ? entries : 0); ++i) {
     if (array[i] < 0) {
       return Status::error(MPI_ERR_COUNT, std::string("invalid count ") + arg + "[" +
                                               std::to_string(i) + "]=" + std::to_string(array[i]) +

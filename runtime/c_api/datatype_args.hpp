@@ -10,9 +10,9 @@ namespace weft::capi {
 inline constexpr MPI_Comm kTypeErrors = MPI_COMM_SELF;
 
 // An array argument: non-NULL unless it has no entries.
-Status check_array(const void* array, int entries, const char* arg);
-// Every array[i] >= 0 (block lengths, counts): MPI_ERR_COUNT naming arg[i] otherwise.
-Status check_counts(const int* array, int entries, const char* arg);
+Status check_array(const void* array, MPI_Count entries, const char* arg);
+// Every array[i] >= 0 (block lengths, counts; int or MPI_Count): MPI_ERR_COUNT naming arg[i].
+Status check_counts(CountArray array, MPI_Count entries, const char* arg);
 // An existing datatype (committed or not), held for a new type built on it.
 Status find_old_type(MPI_Datatype handle, const char* arg, TypeRef* out);
 // Registers a newly built type and stores its handle in *newtype.

@@ -1,8 +1,10 @@
 // Packing (MPI 4.0 §5.2-5.3): MPI_Pack, MPI_Unpack, MPI_Pack_size in the native representation
-// and their "external32" forms; addresses: MPI_Get_address, MPI_Aint_add, MPI_Aint_diff.
+// and their "external32" forms, each also in its large-count (_c) form through the same path;
+// addresses: MPI_Get_address, MPI_Aint_add, MPI_Aint_diff.
 #include <climits>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "runtime/c_api/datatype_args.hpp"
 #include "runtime/datatype_external32.hpp"
@@ -18,7 +20,7 @@ unsigned char* at_offset(const void* base, long long offset) {
 }
 
 // A buffer of `count` elements of a committed type; MPI_BOTTOM (NULL) only with derived types.
-Status check_typed(const void* buf, int count, MPI_Datatype datatype, const char* buf_arg,
+Status check_typed(const void* buf, MPI_Count count, MPI_Datatype datatype, const char* buf_arg,
                    const char* count_arg, const weft::Datatype** t) {
   WEFT_TRY(capi::check_count(count, count_arg));
   WEFT_TRY(weft::find_committed_datatype(datatype, "datatype", t));
@@ -59,101 +61,151 @@ Status check_comm(MPI_Comm comm) {
   return weft::lookup_comm(weft::world().comms, comm, "comm", &c);
 }
 
+// Bytes of one element packed: its size natively, its external32 size with a `datarep`.
+size_t packed_size(const char* datarep, const weft::Datatype& t) {
+  return datarep != nullptr ? weft::external32_size(t) : t.size();
+}
+
+// MPI_Pack (native representation, errors on `comm`) or MPI_Pack_external ("external32", `datarep`
+// non-null, errors on MPI_COMM_SELF); `Pos` is the position's type in the form called (int,
+// MPI_Aint or MPI_Count).
+template <typename Pos>
+int pack(const char* fn, const char* datarep, const void* inbuf, MPI_Count incount,
+         MPI_Datatype datatype, void* outbuf, MPI_Count outsize, Pos* position, MPI_Comm comm) {
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  const MPI_Comm errors = datarep != nullptr ? kTypeErrors : comm;
+  if (datarep != nullptr) {
+    WEFT_CHECK(errors, fn, check_datarep(datarep));
+  } else {
+    WEFT_CHECK(errors, fn, check_comm(comm));
+  }
+  WEFT_CHECK(errors, fn, check_typed(inbuf, incount, datatype, "inbuf", "incount", &t));
+  WEFT_CHECK(errors, fn, capi::check_not_null(position, "position"));
+  const long long bytes = incount * (long long)packed_size(datarep, *t);
+  WEFT_CHECK(errors, fn, check_packed(outbuf, outsize, *position, bytes, "outbuf", "outsize"));
+  if (datarep != nullptr) {
+    WEFT_CHECK(errors, fn,
+               weft::pack_external32(*t, inbuf, size_t(incount), at_offset(outbuf, *position)));
+  } else {
+    t->pack(inbuf, size_t(incount), at_offset(outbuf, *position));
+  }
+  *position += Pos(bytes);
+  return MPI_SUCCESS;
+}
+
+// MPI_Unpack and MPI_Unpack_external, as pack() above.
+template <typename Pos>
+int unpack(const char* fn, const char* datarep, const void* inbuf, MPI_Count insize, Pos* position,
+           void* outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm) {
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  const MPI_Comm errors = datarep != nullptr ? kTypeErrors : comm;
+  if (datarep != nullptr) {
+    WEFT_CHECK(errors, fn, check_datarep(datarep));
+  } else {
+    WEFT_CHECK(errors, fn, check_comm(comm));
+  }
+  WEFT_CHECK(errors, fn, check_typed(outbuf, outcount, datatype, "outbuf", "outcount", &t));
+  WEFT_CHECK(errors, fn, capi::check_not_null(position, "position"));
+  const long long bytes = outcount * (long long)packed_size(datarep, *t);
+  WEFT_CHECK(errors, fn, check_packed(inbuf, insize, *position, bytes, "inbuf", "insize"));
+  if (datarep != nullptr) {
+    weft::unpack_external32(*t, at_offset(inbuf, *position), size_t(outcount), outbuf);
+  } else {
+    t->unpack(at_offset(inbuf, *position), size_t(outcount), outbuf);
+  }
+  *position += Pos(bytes);
+  return MPI_SUCCESS;
+}
+
+// MPI_Pack_size and MPI_Pack_external_size (`datarep` non-null). The int form of MPI_Pack_size
+// fails with MPI_ERR_COUNT for a size no int holds (MPI_Pack_size_c answers it).
+template <typename Size>
+int pack_size(const char* fn, const char* datarep, MPI_Count incount, MPI_Datatype datatype,
+              MPI_Comm comm, Size* size) {
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  const MPI_Comm errors = datarep != nullptr ? kTypeErrors : comm;
+  if (datarep != nullptr) {
+    WEFT_CHECK(errors, fn, check_datarep(datarep));
+  } else {
+    WEFT_CHECK(errors, fn, check_comm(comm));
+  }
+  WEFT_CHECK(errors, fn, capi::check_count(incount, "incount"));
+  WEFT_CHECK(errors, fn, weft::find_committed_datatype(datatype, "datatype", &t));
+  WEFT_CHECK(errors, fn, capi::check_not_null(size, "size"));
+  const long long bytes = incount * (long long)packed_size(datarep, *t);
+  if (std::is_same_v<Size, int> && bytes > INT_MAX) {
+    return capi::report(errors, fn,
+                        Status::error(MPI_ERR_COUNT, "incount=" + std::to_string(incount) +
+                                                         " packs to " + std::to_string(bytes) +
+                                                         " bytes, more than an int can hold"));
+  }
+  *size = Size(bytes);  // the native packed form has no header
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
 
 int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, int outsize,
               int* position, MPI_Comm comm) {
-  constexpr const char* fn = "MPI_Pack";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(comm, fn, check_comm(comm));
-  WEFT_CHECK(comm, fn, check_typed(inbuf, incount, datatype, "inbuf", "incount", &t));
-  WEFT_CHECK(comm, fn, capi::check_not_null(position, "position"));
-  const long long bytes = (long long)incount * (long long)t->size();
-  WEFT_CHECK(comm, fn, check_packed(outbuf, outsize, *position, bytes, "outbuf", "outsize"));
-  t->pack(inbuf, size_t(incount), at_offset(outbuf, *position));
-  *position += int(bytes);
-  return MPI_SUCCESS;
+  return pack("MPI_Pack", nullptr, inbuf, incount, datatype, outbuf, outsize, position, comm);
+}
+int PMPI_Pack_c(const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf,
+                MPI_Count outsize, MPI_Count* position, MPI_Comm comm) {
+  return pack("MPI_Pack_c", nullptr, inbuf, incount, datatype, outbuf, outsize, position, comm);
 }
 
 int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
                 MPI_Datatype datatype, MPI_Comm comm) {
-  constexpr const char* fn = "MPI_Unpack";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(comm, fn, check_comm(comm));
-  WEFT_CHECK(comm, fn, check_typed(outbuf, outcount, datatype, "outbuf", "outcount", &t));
-  WEFT_CHECK(comm, fn, capi::check_not_null(position, "position"));
-  const long long bytes = (long long)outcount * (long long)t->size();
-  WEFT_CHECK(comm, fn, check_packed(inbuf, insize, *position, bytes, "inbuf", "insize"));
-  t->unpack(at_offset(inbuf, *position), size_t(outcount), outbuf);
-  *position += int(bytes);
-  return MPI_SUCCESS;
+  return unpack("MPI_Unpack", nullptr, inbuf, insize, position, outbuf, outcount, datatype, comm);
+}
+int PMPI_Unpack_c(const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf,
+                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm) {
+  return unpack("MPI_Unpack_c", nullptr, inbuf, insize, position, outbuf, outcount, datatype, comm);
 }
 
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size) {
-  constexpr const char* fn = "MPI_Pack_size";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(comm, fn, check_comm(comm));
-  WEFT_CHECK(comm, fn, capi::check_count(incount, "incount"));
-  WEFT_CHECK(comm, fn, weft::find_committed_datatype(datatype, "datatype", &t));
-  WEFT_CHECK(comm, fn, capi::check_not_null(size, "size"));
-  const long long bytes = (long long)incount * (long long)t->size();
-  if (bytes > INT_MAX) {
-    return capi::report(comm, fn,
-                        Status::error(MPI_ERR_COUNT, "incount=" + std::to_string(incount) +
-                                                         " packs to " + std::to_string(bytes) +
-                                                         " bytes, more than an int can hold"));
-  }
-  *size = int(bytes);  // the native packed form has no header
-  return MPI_SUCCESS;
+  return pack_size("MPI_Pack_size", nullptr, incount, datatype, comm, size);
+}
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count* size) {
+  return pack_size("MPI_Pack_size_c", nullptr, incount, datatype, comm, size);
 }
 
 int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype datatype,
                        void* outbuf, MPI_Aint outsize, MPI_Aint* position) {
-  constexpr const char* fn = "MPI_Pack_external";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(kTypeErrors, fn, check_datarep(datarep));
-  WEFT_CHECK(kTypeErrors, fn, check_typed(inbuf, incount, datatype, "inbuf", "incount", &t));
-  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(position, "position"));
-  const long long bytes = (long long)incount * (long long)weft::external32_size(*t);
-  WEFT_CHECK(kTypeErrors, fn, check_packed(outbuf, outsize, *position, bytes, "outbuf", "outsize"));
-  WEFT_CHECK(kTypeErrors, fn,
-             weft::pack_external32(*t, inbuf, size_t(incount), at_offset(outbuf, *position)));
-  *position += MPI_Aint(bytes);
-  return MPI_SUCCESS;
+  return pack("MPI_Pack_external", datarep, inbuf, incount, datatype, outbuf, outsize, position,
+              kTypeErrors);
+}
+int PMPI_Pack_external_c(const char datarep[], const void* inbuf, MPI_Count incount,
+                         MPI_Datatype datatype, void* outbuf, MPI_Count outsize,
+                         MPI_Count* position) {
+  return pack("MPI_Pack_external_c", datarep, inbuf, incount, datatype, outbuf, outsize, position,
+              kTypeErrors);
 }
 
 int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize,
                          MPI_Aint* position, void* outbuf, int outcount, MPI_Datatype datatype) {
-  constexpr const char* fn = "MPI_Unpack_external";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(kTypeErrors, fn, check_datarep(datarep));
-  WEFT_CHECK(kTypeErrors, fn, check_typed(outbuf, outcount, datatype, "outbuf", "outcount", &t));
-  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(position, "position"));
-  const long long bytes = (long long)outcount * (long long)weft::external32_size(*t);
-  WEFT_CHECK(kTypeErrors, fn, check_packed(inbuf, insize, *position, bytes, "inbuf", "insize"));
-  weft::unpack_external32(*t, at_offset(inbuf, *position), size_t(outcount), outbuf);
-  *position += MPI_Aint(bytes);
-  return MPI_SUCCESS;
+  return unpack("MPI_Unpack_external", datarep, inbuf, insize, position, outbuf, outcount, datatype,
+                kTypeErrors);
+}
+int PMPI_Unpack_external_c(const char datarep[], const void* inbuf, MPI_Count insize,
+                           MPI_Count* position, void* outbuf, MPI_Count outcount,
+                           MPI_Datatype datatype) {
+  return unpack("MPI_Unpack_external_c", datarep, inbuf, insize, position, outbuf, outcount,
+                datatype, kTypeErrors);
 }
 
 int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
                             MPI_Aint* size) {
-  constexpr const char* fn = "MPI_Pack_external_size";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(kTypeErrors, fn, check_datarep(datarep));
-  WEFT_CHECK(kTypeErrors, fn, capi::check_count(incount, "incount"));
-  WEFT_CHECK(kTypeErrors, fn, weft::find_committed_datatype(datatype, "datatype", &t));
-  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(size, "size"));
-  *size = MPI_Aint(incount) * MPI_Aint(weft::external32_size(*t));
-  return MPI_SUCCESS;
+  return pack_size("MPI_Pack_external_size", datarep, incount, datatype, kTypeErrors, size);
+}
+int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+                              MPI_Count* size) {
+  return pack_size("MPI_Pack_external_size_c", datarep, incount, datatype, kTypeErrors, size);
 }
 
 // Addresses are plain byte addresses, so MPI_BOTTOM (0) plus an address is the address itself.
@@ -180,6 +232,12 @@ WEFT_MPI_ALIAS(MPI_Pack_size)
 WEFT_MPI_ALIAS(MPI_Pack_external)
 WEFT_MPI_ALIAS(MPI_Unpack_external)
 WEFT_MPI_ALIAS(MPI_Pack_external_size)
+WEFT_MPI_ALIAS(MPI_Pack_c)
+WEFT_MPI_ALIAS(MPI_Unpack_c)
+WEFT_MPI_ALIAS(MPI_Pack_size_c)
+WEFT_MPI_ALIAS(MPI_Pack_external_c)
+WEFT_MPI_ALIAS(MPI_Unpack_external_c)
+WEFT_MPI_ALIAS(MPI_Pack_external_size_c)
 WEFT_MPI_ALIAS(MPI_Get_address)
 WEFT_MPI_ALIAS(MPI_Aint_add)
 WEFT_MPI_ALIAS(MPI_Aint_diff)

@@ -1,8 +1,9 @@
-// Datatype queries: size, extent and true extent (and their _x forms), envelope and contents
+// Datatype queries: size, extent and true extent (and their _x and _c forms), envelope and contents
 // (MPI 4.0 §5.1.5, §5.1.13), and MPI_Type_match_size.
 #include <algorithm>
 #include <climits>
 #include <string>
+#include <type_traits>
 
 #include "runtime/c_api/datatype_args.hpp"
 
@@ -25,6 +26,46 @@ Status check_room(int have, size_t need, const char* arg) {
   return Status::error(MPI_ERR_ARG, std::string("invalid ") + arg + "=" + std::to_string(have) +
                                         " (the type's contents need " + std::to_string(need) +
                                         "; see MPI_Type_get_envelope)");
+}
+
+// MPI_Type_size and its _x and _c forms; the int form answers MPI_UNDEFINED for a size no int
+// holds (MPI 4.0 §5.1.5).
+template <typename T>
+int type_size(const char* fn, MPI_Datatype datatype, T* size) {
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(kTypeErrors, fn, weft::find_datatype(datatype, "datatype", &t));
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(size, "size"));
+  if constexpr (std::is_same_v<T, int>) {
+    *size = t->size() > size_t(INT_MAX) ? MPI_UNDEFINED : int(t->size());
+  } else {
+    *size = T(t->size());
+  }
+  return MPI_SUCCESS;
+}
+
+// MPI_Type_get_extent, or MPI_Type_get_true_extent (`true_bounds`), and their _x and _c forms
+// (MPI_Aint or MPI_Count outputs, both wide enough for any extent).
+template <typename T>
+int type_extent(const char* fn, bool true_bounds, MPI_Datatype datatype, T* lb, T* extent) {
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  const char* lb_arg = true_bounds ? "true_lb" : "lb";
+  const char* extent_arg = true_bounds ? "true_extent" : "extent";
+  WEFT_CHECK(kTypeErrors, fn, check_query(datatype, lb, lb_arg, extent, extent_arg, &t));
+  *lb = T(true_bounds ? t->true_lb() : t->lb());
+  *extent = T(true_bounds ? t->true_extent() : t->extent());
+  return MPI_SUCCESS;
+}
+
+// The int forms of MPI_Type_get_envelope/get_contents cannot describe a type that a large-count
+// constructor made with values no int holds.
+Status check_int_envelope(const weft::Datatype& t) {
+  if (!t.envelope().ints_overflow) return Status::success();
+  return Status::error(MPI_ERR_VALUE_TOO_LARGE,
+                       std::string("datatype=") + t.label() +
+                           " was made by a large-count constructor with values that no int "
+                           "holds; its contents have no int form");
 }
 
 // MPI_Type_get_contents hands back predefined types as they are and derived ones as new handles
@@ -64,65 +105,33 @@ MPI_Datatype match(int typeclass, int size) {
 extern "C" {
 
 int PMPI_Type_size(MPI_Datatype datatype, int* size) {
-  constexpr const char* fn = "MPI_Type_size";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(kTypeErrors, fn, weft::find_datatype(datatype, "datatype", &t));
-  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(size, "size"));
-  *size = t->size() > size_t(INT_MAX) ? MPI_UNDEFINED : int(t->size());
-  return MPI_SUCCESS;
+  return type_size("MPI_Type_size", datatype, size);
 }
-
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
-  constexpr const char* fn = "MPI_Type_size_x";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(kTypeErrors, fn, weft::find_datatype(datatype, "datatype", &t));
-  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(size, "size"));
-  *size = MPI_Count(t->size());
-  return MPI_SUCCESS;
+  return type_size("MPI_Type_size_x", datatype, size);
+}
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count* size) {
+  return type_size("MPI_Type_size_c", datatype, size);
 }
 
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
-  constexpr const char* fn = "MPI_Type_get_extent";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(kTypeErrors, fn, check_query(datatype, lb, "lb", extent, "extent", &t));
-  *lb = t->lb();
-  *extent = t->extent();
-  return MPI_SUCCESS;
+  return type_extent("MPI_Type_get_extent", false, datatype, lb, extent);
 }
-
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
-  constexpr const char* fn = "MPI_Type_get_extent_x";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(kTypeErrors, fn, check_query(datatype, lb, "lb", extent, "extent", &t));
-  *lb = t->lb();
-  *extent = t->extent();
-  return MPI_SUCCESS;
+  return type_extent("MPI_Type_get_extent_x", false, datatype, lb, extent);
+}
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  return type_extent("MPI_Type_get_extent_c", false, datatype, lb, extent);
 }
 
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
-  constexpr const char* fn = "MPI_Type_get_true_extent";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(kTypeErrors, fn,
-             check_query(datatype, true_lb, "true_lb", true_extent, "true_extent", &t));
-  *true_lb = t->true_lb();
-  *true_extent = t->true_extent();
-  return MPI_SUCCESS;
+  return type_extent("MPI_Type_get_true_extent", true, datatype, true_lb, true_extent);
 }
-
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
-  constexpr const char* fn = "MPI_Type_get_true_extent_x";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(kTypeErrors, fn,
-             check_query(datatype, true_lb, "true_lb", true_extent, "true_extent", &t));
-  *true_lb = t->true_lb();
-  *true_extent = t->true_extent();
-  return MPI_SUCCESS;
+  return type_extent("MPI_Type_get_true_extent_x", true, datatype, true_lb, true_extent);
+}
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  return type_extent("MPI_Type_get_true_extent_c", true, datatype, true_lb, true_extent);
 }
 
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses,
@@ -135,6 +144,7 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_ad
       check_query(datatype, num_integers, "num_integers", num_addresses, "num_addresses", &t));
   WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(num_datatypes, "num_datatypes"));
   WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(combiner, "combiner"));
+  WEFT_CHECK(kTypeErrors, fn, check_int_envelope(*t));
   const weft::Envelope& e = t->envelope();
   *num_integers = int(e.ints.size());
   *num_addresses = int(e.aints.size());
@@ -156,6 +166,7 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
                                                         " is predefined (MPI_COMBINER_NAMED): it "
                                                         "has no contents"));
   }
+  WEFT_CHECK(kTypeErrors, fn, check_int_envelope(*t));
   const weft::Envelope& e = t->envelope();
   WEFT_CHECK(kTypeErrors, fn, check_room(max_integers, e.ints.size(), "max_integers"));
   WEFT_CHECK(kTypeErrors, fn, check_room(max_addresses, e.aints.size(), "max_addresses"));
@@ -201,10 +212,13 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
 WEFT_MPI_ALIAS(MPI_Type_size)
 WEFT_MPI_ALIAS(MPI_Type_size_x)
+WEFT_MPI_ALIAS(MPI_Type_size_c)
 WEFT_MPI_ALIAS(MPI_Type_get_extent)
 WEFT_MPI_ALIAS(MPI_Type_get_extent_x)
+WEFT_MPI_ALIAS(MPI_Type_get_extent_c)
 WEFT_MPI_ALIAS(MPI_Type_get_true_extent)
 WEFT_MPI_ALIAS(MPI_Type_get_true_extent_x)
+WEFT_MPI_ALIAS(MPI_Type_get_true_extent_c)
 WEFT_MPI_ALIAS(MPI_Type_get_envelope)
 WEFT_MPI_ALIAS(MPI_Type_get_contents)
 WEFT_MPI_ALIAS(MPI_Type_match_size)

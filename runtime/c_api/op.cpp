@@ -1,4 +1,5 @@
-// Reduction operations: MPI_Op_create, MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local.
+// Reduction operations: MPI_Op_create, MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local (and
+// its large-count form MPI_Reduce_local_c).
 #include <vector>
 
 #include "runtime/c_api/coll_call.hpp"
@@ -6,6 +7,36 @@
 using weft::Status;
 using weft::world;
 namespace capi = weft::capi;
+
+namespace {
+
+// MPI_Reduce_local and MPI_Reduce_local_c.
+int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, MPI_Count count,
+                 MPI_Datatype datatype, MPI_Op op) {
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_count(count, "count"));
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(MPI_COMM_WORLD, fn, weft::find_committed_datatype(datatype, "datatype", &t));
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_coll_buffer(inbuf, size_t(count), t, "inbuf", false));
+  WEFT_CHECK(MPI_COMM_WORLD, fn,
+             capi::check_coll_buffer(inoutbuf, size_t(count), t, "inoutbuf", false));
+  weft::Reduction r;
+  WEFT_CHECK(MPI_COMM_WORLD, fn, world().ops.bind(op, *t, &r));
+  const size_t bytes = size_t(count) * t->size();
+  if (t->is_contiguous(size_t(count))) {
+    r.apply(t->data_start(inbuf), t->data_start(inoutbuf), bytes / r.elem_size);
+    return MPI_SUCCESS;
+  }
+  // Reductions run on the packed data, as in the collectives.
+  std::vector<unsigned char> in(bytes), inout(bytes);
+  t->pack(inbuf, size_t(count), in.data());
+  t->pack(inoutbuf, size_t(count), inout.data());
+  r.apply(in.data(), inout.data(), bytes / r.elem_size);
+  t->unpack(inout.data(), size_t(count), inoutbuf);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -38,28 +69,11 @@ int PMPI_Op_commutative(MPI_Op op, int* commute) {
 
 int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype,
                       MPI_Op op) {
-  constexpr const char* fn = "MPI_Reduce_local";
-  WEFT_REQUIRE_RUNNING(fn);
-  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_count(count, "count"));
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(MPI_COMM_WORLD, fn, weft::find_committed_datatype(datatype, "datatype", &t));
-  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_coll_buffer(inbuf, size_t(count), t, "inbuf", false));
-  WEFT_CHECK(MPI_COMM_WORLD, fn,
-             capi::check_coll_buffer(inoutbuf, size_t(count), t, "inoutbuf", false));
-  weft::Reduction r;
-  WEFT_CHECK(MPI_COMM_WORLD, fn, world().ops.bind(op, *t, &r));
-  const size_t bytes = size_t(count) * t->size();
-  if (t->is_contiguous(size_t(count))) {
-    r.apply(t->data_start(inbuf), t->data_start(inoutbuf), bytes / r.elem_size);
-    return MPI_SUCCESS;
-  }
-  // Reductions run on the packed data, as in the collectives.
-  std::vector<unsigned char> in(bytes), inout(bytes);
-  t->pack(inbuf, size_t(count), in.data());
-  t->pack(inoutbuf, size_t(count), inout.data());
-  r.apply(in.data(), inout.data(), bytes / r.elem_size);
-  t->unpack(inout.data(), size_t(count), inoutbuf);
-  return MPI_SUCCESS;
+  return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
+}
+int PMPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op) {
+  return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
 }
 
 }  // extern "C"
@@ -69,3 +83,4 @@ WEFT_MPI_ALIAS(MPI_Op_create)
 WEFT_MPI_ALIAS(MPI_Op_free)
 WEFT_MPI_ALIAS(MPI_Op_commutative)
 WEFT_MPI_ALIAS(MPI_Reduce_local)
+WEFT_MPI_ALIAS(MPI_Reduce_local_c)

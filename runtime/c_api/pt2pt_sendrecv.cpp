@@ -1,5 +1,7 @@
-// Point-to-point chapter, combined send-receive: MPI_Sendrecv and MPI_Sendrecv_replace in their
-// int and large-count (_c) forms.
+// Point-to-point chapter, combined send-receive: MPI_Sendrecv and MPI_Sendrecv_replace, blocking
+// and nonblocking (MPI_Isendrecv, MPI_Isendrecv_replace, MPI 4.0 §3.10), each in its int and
+// large-count (_c) form. All of them start one Exchange; the blocking forms wait for it in place,
+// the nonblocking ones hand it to the progress engine as their request's activity.
 #include <vector>
 
 #include "mpi.h"
@@ -14,9 +16,110 @@ namespace capi = weft::capi;
 
 namespace {
 
+// A receive and a send started together, complete once both are. The receive starts first; a
+// send that then fails to start takes the receive down with it, so nothing outlives the call.
+// The error it reports is the send's, else the receive's; its status is the receive's.
+class Exchange final : public weft::Activity {
+ public:
+  // `report`: the completion of the request that owns this exchange (nonblocking forms).
+  explicit Exchange(weft::Completion* report) : report_(report) {}
+
+  // MPI_Sendrecv: `out` to dest from sendbuf, `in` from source into recvbuf.
+  Status start(const capi::MessageArgs& out, const void* sendbuf, int dest, int sendtag,
+               const capi::MessageArgs& in, void* recvbuf, int source, int recvtag) {
+    WEFT_TRY(weft::pt2pt::start_typed_recv(*in.comm, recvbuf, in.count, *in.type, source, recvtag,
+                                           &recv_));
+    return started(weft::pt2pt::start_typed_send(*out.comm, sendbuf, out.count, *out.type, dest,
+                                                 sendtag, SendMode::kStandard, &send_));
+  }
+
+  // MPI_Sendrecv_replace: the outgoing data leaves from a packed copy taken first, so the
+  // receive may overwrite `buf`.
+  Status start_replace(const capi::MessageArgs& m, void* buf, int dest, int sendtag, int source,
+                       int recvtag) {
+    outgoing_.resize(m.count * m.type->size());
+    m.type->pack(buf, m.count, outgoing_.data());
+    WEFT_TRY(
+        weft::pt2pt::start_typed_recv(*m.comm, buf, m.count, *m.type, source, recvtag, &recv_));
+    return started(weft::pt2pt::start_send(*m.comm, outgoing_.data(), outgoing_.size(), dest,
+                                           sendtag, SendMode::kStandard, &send_));
+  }
+
+  // Blocks until both halves are complete (the blocking forms).
+  void wait() {
+    weft::pt2pt::wait(&recv_);
+    weft::pt2pt::wait(&send_);
+    advance();
+  }
+
+  unsigned advance() override {
+    if (finished_ || !recv_.completion.done || !send_.completion.done) return 0;
+    weft::deliver_staged(&recv_);  // a non-contiguous receive's data goes to its buffer
+    finished_ = true;
+    if (report_ != nullptr) {
+      report_->error_class = outcome().error_class;
+      report_->done = true;
+    }
+    return 1;
+  }
+  bool finished() const override { return finished_; }
+  Status outcome() const override {
+    Status s = capi::request_outcome(send_);
+    return s.ok() ? capi::request_outcome(recv_) : s;
+  }
+  Status restart() override {
+    return Status::error(MPI_ERR_REQUEST, "an MPI_Isendrecv request cannot be restarted");
+  }
+  const weft::Request* received() const override { return &recv_; }
+
+ private:
+  Status started(Status send) {
+    if (!send.ok()) {
+      if (!recv_.completion.done) world().transport->cancel(&recv_.completion);
+      weft::pt2pt::wait(&recv_);
+      finished_ = true;
+    }
+    return send;
+  }
+
+  weft::Request send_, recv_;
+  std::vector<unsigned char> outgoing_;
+  weft::Completion* report_;
+  bool finished_ = false;
+};
+
+// Starts an exchange with `start` and completes it: in place, filling `status` (request null:
+// the blocking forms), or as the activity of a new request in *request.
+template <typename Start>
+int run(const char* fn, MPI_Comm comm, Start start, MPI_Status* status, MPI_Request* request) {
+  if (request == nullptr) {
+    Exchange ex(nullptr);
+    WEFT_CHECK(comm, fn, start(ex));
+    ex.wait();
+    weft::fill_status(*ex.received(), status);
+    return capi::report(comm, fn, ex.outcome());
+  }
+  weft::Request* r = world().requests.acquire();
+  auto* ex = new Exchange(&r->completion);
+  if (Status s = start(*ex); !s.ok()) {
+    delete ex;
+    world().requests.release(r);
+    return capi::report(comm, fn, s);
+  }
+  r->kind = WeftRequestKind::kActivity;
+  r->comm = comm;
+  r->activity = ex;
+  ex->advance();
+  if (!ex->finished()) world().progress.activate(ex);
+  *request = r;
+  return MPI_SUCCESS;
+}
+
+// MPI_Sendrecv (request null) and MPI_Isendrecv.
 int sendrecv(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
              int dest, int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-             int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+             int source, int recvtag, MPI_Comm comm, MPI_Status* status, bool nonblocking,
+             MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   capi::MessageArgs out, in;
   WEFT_CHECK(comm, fn,
@@ -25,26 +128,19 @@ int sendrecv(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datat
   WEFT_CHECK(comm, fn,
              capi::check_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, capi::kRecvArgs,
                               "recvtag", &in));
-  weft::Request send, recv;
-  WEFT_CHECK(
-      comm, fn,
-      weft::pt2pt::start_typed_recv(*in.comm, recvbuf, in.count, *in.type, source, recvtag, &recv));
-  const Status started = weft::pt2pt::start_typed_send(*out.comm, sendbuf, out.count, *out.type,
-                                                       dest, sendtag, SendMode::kStandard, &send);
-  if (!started.ok()) {  // the receive must not outlive this call
-    world().transport->cancel(&recv.completion);
-    weft::pt2pt::wait(&recv);
-    return capi::report(comm, fn, started);
-  }
-  weft::pt2pt::wait(&recv);
-  weft::pt2pt::wait(&send);
-  weft::fill_status(recv, status);
-  WEFT_CHECK(comm, fn, capi::request_outcome(send));
-  return capi::report(comm, fn, capi::request_outcome(recv));
+  if (nonblocking) WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
+  return run(
+      fn, comm,
+      [&](Exchange& ex) {
+        return ex.start(out, sendbuf, dest, sendtag, in, recvbuf, source, recvtag);
+      },
+      status, request);
 }
 
+// MPI_Sendrecv_replace (request null) and MPI_Isendrecv_replace.
 int sendrecv_replace(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                     int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+                     int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status* status,
+                     bool nonblocking, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   capi::MessageArgs m;
   WEFT_CHECK(
@@ -52,25 +148,11 @@ int sendrecv_replace(const char* fn, void* buf, MPI_Count count, MPI_Datatype da
       capi::check_send(buf, count, datatype, dest, sendtag, comm, capi::kArgs, "sendtag", &m));
   WEFT_CHECK(comm, fn, capi::check_source(*m.comm, source, "source"));
   WEFT_CHECK(comm, fn, capi::check_recv_tag(recvtag, "recvtag"));
-  // The outgoing data leaves from a packed copy, so the receive may overwrite the buffer.
-  const size_t bytes = m.count * m.type->size();
-  std::vector<unsigned char> outgoing(bytes);
-  m.type->pack(buf, m.count, outgoing.data());
-  weft::Request send, recv;
-  WEFT_CHECK(comm, fn,
-             weft::pt2pt::start_send(*m.comm, outgoing.data(), bytes, dest, sendtag,
-                                     SendMode::kStandard, &send));
-  const Status started =
-      weft::pt2pt::start_typed_recv(*m.comm, buf, m.count, *m.type, source, recvtag, &recv);
-  if (!started.ok()) {  // the send must not outlive its buffer
-    weft::pt2pt::wait(&send);
-    return capi::report(comm, fn, started);
-  }
-  weft::pt2pt::wait(&recv);
-  weft::pt2pt::wait(&send);
-  weft::fill_status(recv, status);
-  WEFT_CHECK(comm, fn, capi::request_outcome(send));
-  return capi::report(comm, fn, capi::request_outcome(recv));
+  if (nonblocking) WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
+  return run(
+      fn, comm,
+      [&](Exchange& ex) { return ex.start_replace(m, buf, dest, sendtag, source, recvtag); },
+      status, request);
 }
 
 }  // namespace
@@ -81,25 +163,48 @@ int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Status* status) {
   return sendrecv("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                  recvtype, source, recvtag, comm, status);
+                  recvtype, source, recvtag, comm, status, false, nullptr);
 }
 int PMPI_Sendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
                     int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                     int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   return sendrecv("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                  recvtype, source, recvtag, comm, status);
+                  recvtype, source, recvtag, comm, status, false, nullptr);
+}
+int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, MPI_Request* request) {
+  return sendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                  recvtype, source, recvtag, comm, MPI_STATUS_IGNORE, true, request);
+}
+int PMPI_Isendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                     int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
+  return sendrecv("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                  recvcount, recvtype, source, recvtag, comm, MPI_STATUS_IGNORE, true, request);
 }
 
 int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   return sendrecv_replace("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source,
-                          recvtag, comm, status);
+                          recvtag, comm, status, false, nullptr);
 }
 int PMPI_Sendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                             int sendtag, int source, int recvtag, MPI_Comm comm,
                             MPI_Status* status) {
   return sendrecv_replace("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag, source,
-                          recvtag, comm, status);
+                          recvtag, comm, status, false, nullptr);
+}
+int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
+  return sendrecv_replace("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                          recvtag, comm, MPI_STATUS_IGNORE, true, request);
+}
+int PMPI_Isendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Request* request) {
+  return sendrecv_replace("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, source,
+                          recvtag, comm, MPI_STATUS_IGNORE, true, request);
 }
 
 }  // extern "C"
@@ -107,5 +212,9 @@ int PMPI_Sendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, i
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
 WEFT_MPI_ALIAS(MPI_Sendrecv)
 WEFT_MPI_ALIAS(MPI_Sendrecv_c)
+WEFT_MPI_ALIAS(MPI_Isendrecv)
+WEFT_MPI_ALIAS(MPI_Isendrecv_c)
 WEFT_MPI_ALIAS(MPI_Sendrecv_replace)
 WEFT_MPI_ALIAS(MPI_Sendrecv_replace_c)
+WEFT_MPI_ALIAS(MPI_Isendrecv_replace)
+WEFT_MPI_ALIAS(MPI_Isendrecv_replace_c)

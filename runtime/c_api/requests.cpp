@@ -266,8 +266,12 @@ int PMPI_Cancel(MPI_Request* request) {
     return capi::report(MPI_COMM_WORLD, fn,
                         Status::error(MPI_ERR_REQUEST, "invalid request=MPI_REQUEST_NULL"));
   }
-  // Only receives can be cancelled; a send always completes normally (its status says so).
+  // Only receives can be cancelled; a send always completes normally (its status says so), and
+  // so does an MPI_Isendrecv, whose send may already have been matched.
   MPI_Request r = *request;
+  if (r->kind == WeftRequestKind::kActivity && r->activity->received() != nullptr) {
+    return MPI_SUCCESS;
+  }
   if (r->kind == WeftRequestKind::kActivity) {
     return capi::report(r->comm, fn,
                         Status::error(MPI_ERR_REQUEST, "a collective operation cannot be cancelled"));

@@ -1,10 +1,10 @@
 // The one view of the int, MPI_Count and MPI_Aint arrays that the int and large-count (_c)
 // collective entry points pass to the same checks.
+#include "runtime/count_array.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "runtime/c_api/count_array.hpp"
-
-using weft::capi::CountArray;
+using weft::CountArray;
 
 TEST_CASE("a count array reads ints, MPI_Counts and MPI_Aints at full width") {
   const int ints[] = {3, -1, 2147483647};

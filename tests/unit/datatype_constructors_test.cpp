@@ -119,6 +119,33 @@ TEST_CASE("indexed family: blocks at listed displacements, negative ones include
   check_geometry(*z, 12, 4, 12, 4, 12);
 }
 
+TEST_CASE(
+    "large-count builders: MPI_Count arrays build what int arrays build; values no int "
+    "holds mark the envelope instead",
+    "[datatype]") {
+  const MPI_Count lens[] = {2, 1};
+  const MPI_Count displs[] = {4, 0};
+  auto t = make_indexed(2, lens, displs, predefined(MPI_INT));
+  check_geometry(*t, 12, 0, 24, 0, 24);
+  check_envelope(*t, MPI_COMBINER_INDEXED, {2, 2, 1, 4, 0}, {}, {predefined(MPI_INT).get()});
+  CHECK_FALSE(t->envelope().ints_overflow);
+  const MPI_Count bytes[] = {8, -4};
+  auto h = make_struct(2, lens, bytes, std::vector<TypeRef>(2, predefined(MPI_INT)).data());
+  check_geometry(*h, 12, -4, 20, -4, 20);  // ints at 8, 12 and -4
+
+  const MPI_Count big = 3000000000LL;  // descriptions only: nothing this large is allocated
+  auto c = make_contiguous(big, predefined(MPI_BYTE));
+  check_geometry(*c, size_t(big), 0, ptrdiff_t(big), 0, ptrdiff_t(big));
+  CHECK(c->is_contiguous());
+  CHECK(c->envelope().ints_overflow);
+  auto v = make_vector(2, 1, big, predefined(MPI_INT));
+  check_geometry(*v, 8, 0, 4 * ptrdiff_t(big) + 4, 0, 4 * ptrdiff_t(big) + 4);
+  CHECK(v->envelope().ints_overflow);
+  auto hv = make_hvector(2, 1, -big, predefined(MPI_INT));  // a byte stride goes to the addresses
+  check_envelope(*hv, MPI_COMBINER_HVECTOR, {2, 1}, {-MPI_Aint(big)}, {predefined(MPI_INT).get()});
+  CHECK_FALSE(hv->envelope().ints_overflow);
+}
+
 TEST_CASE("struct: mixed types, padded to the strictest alignment unless an upper bound is set",
           "[datatype]") {
   struct S {

@@ -1,12 +1,13 @@
 // A counts or displacements array argument: int[] in the classic MPI functions, MPI_Count[]
-// (counts) or MPI_Aint[] (displacements) in their large-count (_c) forms. One read-only view of
-// all three, so that both forms of a call share one internal path.
+// (counts, and displacements of the large-count datatype constructors) or MPI_Aint[]
+// (displacements) in their large-count (_c) forms. One read-only view of all three, so that both
+// forms of a call share one internal path (the C boundary's checks and the datatype builders).
 #pragma once
 #include <cstddef>
 
 #include "mpi.h"
 
-namespace weft::capi {
+namespace weft {
 
 class CountArray {
  public:
@@ -33,4 +34,4 @@ class CountArray {
   const MPI_Aint* aints_ = nullptr;
 };
 
-}  // namespace weft::capi
+}  // namespace weft
