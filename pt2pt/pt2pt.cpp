@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "pt2pt/match_bits.hpp"
+#include "runtime/fortran_handles.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::pt2pt {
@@ -118,6 +119,7 @@ Status start_mrecv(MPI_Message message, void* buf, size_t bytes, Request* r) {
     return Status::success();
   }
   const std::unique_ptr<weft_message> owned(message);
+  fhandles::forget_message(message);  // its MPI_Message_c2f integer, if any, goes stale
   r->comm = owned->comm;
   r->kind = WeftRequestKind::kRecv;
   return world().transport->recv_message(owned->taken, buf, bytes, &r->completion);

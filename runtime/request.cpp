@@ -5,6 +5,7 @@
 
 #include "pt2pt/match_bits.hpp"
 #include "runtime/datatype.hpp"
+#include "runtime/fortran_handles.hpp"
 
 namespace weft {
 namespace {
@@ -27,6 +28,7 @@ Request* RequestPool::acquire() {
 }
 
 void RequestPool::release(Request* r) {
+  if (r->has_fint) fhandles::forget_request(r);  // its integer now converts to MPI_REQUEST_NULL
   deliver_staged(r);
   delete r->activity;
   r->activity = nullptr;

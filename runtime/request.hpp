@@ -48,6 +48,7 @@ struct weft_request {
   bool freed = false;       // MPI_Request_free'd while still active: released once complete
   bool persistent = false;  // MPI_*_init: completing it makes it inactive, MPI_Start restarts it
   bool active = true;       // persistent requests: started and not yet completed by Wait/Test
+  bool has_fint = false;    // given an integer by MPI_Request_c2f (runtime/fortran_handles.hpp)
   MPI_Comm comm = MPI_COMM_NULL;
   weft::Activity* activity = nullptr;          // kActivity: the collective it runs (owned)
   std::unique_ptr<weft::PersistentPlan> plan;  // persistent point-to-point only
