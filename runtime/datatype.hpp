@@ -40,6 +40,13 @@ struct Envelope {
   // Made by a large-count (_c) constructor with a value no int holds: `ints` is incomplete and
   // the int forms of MPI_Type_get_envelope/get_contents refuse the type.
   bool ints_overflow = false;
+  // The same arguments as the large-count (_c) constructor takes them: its int arguments and,
+  // at full width, its MPI_Count ones (counts, block lengths, strides, displacements, bounds),
+  // in argument order. `large`: a _c constructor made the type, so MPI_Type_get_envelope_c/
+  // get_contents_c report these; otherwise they report `ints` and `aints` as the int forms do.
+  bool large = false;
+  std::vector<int> c_ints;
+  std::vector<MPI_Count> c_counts;
 };
 
 // Bounds of one element (MPI 4.0 §5.1.7). `*_marked`: set explicitly by MPI_Type_create_resized
@@ -116,6 +123,8 @@ class Datatype : public std::enable_shared_from_this<Datatype> {
   const Layout& layout() const { return layout_; }
   const Signature& signature() const { return signature_; }
   const Envelope& envelope() const { return envelope_; }
+  // A large-count (_c) constructor made this type (Envelope::large).
+  void mark_large_count() { envelope_.large = true; }
   // Entries in the compiled loop description (0 until committed).
   size_t flattened_entries() const { return program_.loops(); }
 

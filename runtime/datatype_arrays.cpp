@@ -128,9 +128,9 @@ Status make_subarray(int ndims, CountArray sizes, CountArray subsizes, CountArra
   Signature signature;
   append_repeat(&signature, size_t(selected), old->signature());
   EnvelopeInts ints;
-  ints.add(ndims);
+  ints.add_int(ndims);
   for (CountArray a : {sizes, subsizes, starts}) ints.add(a, ndims);
-  ints.add(order);
+  ints.add_int(order);
   *out = resized_to_array(std::move(layout), std::move(signature), index_elements, old,
                           ints.finish(MPI_COMBINER_SUBARRAY, {}, {old}));
   return Status::success();
@@ -181,10 +181,11 @@ Status make_darray(int size, int rank, int ndims, CountArray gsizes, const int* 
   Signature signature;
   append_repeat(&signature, size_t(selected), old->signature());
   EnvelopeInts ints;
-  for (int v : {size, rank, ndims}) ints.add(v);
-  for (CountArray a : {gsizes, CountArray(distribs), CountArray(dargs), CountArray(psizes)})
-    ints.add(a, ndims);
-  ints.add(order);
+  for (int v : {size, rank, ndims}) ints.add_int(v);
+  ints.add(gsizes, ndims);
+  for (CountArray a : {CountArray(distribs), CountArray(dargs), CountArray(psizes)})
+    ints.add_int(a, ndims);
+  ints.add_int(order);
   *out = resized_to_array(std::move(layout), std::move(signature), index_elements, old,
                           ints.finish(MPI_COMBINER_DARRAY, {}, {old}));
   return Status::success();

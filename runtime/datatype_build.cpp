@@ -70,15 +70,34 @@ class BlockBuilder {
 void EnvelopeInts::add(MPI_Count value) {
   if (value < INT_MIN || value > INT_MAX) overflow_ = true;
   ints_.push_back(int(value));
+  c_counts_.push_back(value);
 }
 
 void EnvelopeInts::add(CountArray values, MPI_Count n) {
   for (MPI_Count i = 0; i < n; ++i) add(values[size_t(i)]);
 }
 
+void EnvelopeInts::add_int(int value) {
+  ints_.push_back(value);
+  c_ints_.push_back(value);
+}
+
+void EnvelopeInts::add_int(CountArray values, MPI_Count n) {
+  for (MPI_Count i = 0; i < n; ++i) add_int(int(values[size_t(i)]));
+}
+
 Envelope EnvelopeInts::finish(int combiner, std::vector<MPI_Aint> aints,
                               std::vector<TypeRef> types) {
-  return Envelope{combiner, std::move(ints_), std::move(aints), std::move(types), overflow_};
+  c_counts_.insert(c_counts_.end(), aints.begin(), aints.end());
+  Envelope e;
+  e.combiner = combiner;
+  e.ints = std::move(ints_);
+  e.aints = std::move(aints);
+  e.types = std::move(types);
+  e.ints_overflow = overflow_;
+  e.c_ints = std::move(c_ints_);
+  e.c_counts = std::move(c_counts_);
+  return e;
 }
 
 namespace {
@@ -181,11 +200,11 @@ std::shared_ptr<Datatype> make_resized(const TypeRef& old, MPI_Count lb, MPI_Cou
   return std::make_shared<Datatype>(
       old->layout(), old->signature(),
       TypeBounds{ptrdiff_t(lb), ptrdiff_t(lb + extent), true, true}, old->alignment(),
-      Envelope{MPI_COMBINER_RESIZED, {}, {MPI_Aint(lb), MPI_Aint(extent)}, {old}});
+      EnvelopeInts().finish(MPI_COMBINER_RESIZED, {MPI_Aint(lb), MPI_Aint(extent)}, {old}));
 }
 
 std::shared_ptr<Datatype> make_dup(const TypeRef& old) {
-  return old->copy(Envelope{MPI_COMBINER_DUP, {}, {}, {old}});
+  return old->copy(EnvelopeInts().finish(MPI_COMBINER_DUP, {}, {old}));
 }
 
 }  // namespace weft

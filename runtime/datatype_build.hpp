@@ -43,15 +43,20 @@ Status make_darray(int size, int rank, int ndims, CountArray gsizes, const int* 
                    std::shared_ptr<Datatype>* out);
 
 // The integers of an envelope (MPI_Type_get_contents): a large-count constructor's values that
-// no int holds mark the envelope instead (Envelope::ints_overflow).
+// no int holds mark the envelope instead (Envelope::ints_overflow). add() takes an argument that
+// is MPI_Count in the _c constructor, add_int() one that stays int there; finish() appends the
+// addresses (MPI_Count in every _c constructor) to the _c form's counts.
 class EnvelopeInts {
  public:
   void add(MPI_Count value);
   void add(CountArray values, MPI_Count n);
+  void add_int(int value);
+  void add_int(CountArray values, MPI_Count n);
   Envelope finish(int combiner, std::vector<MPI_Aint> aints, std::vector<TypeRef> types);
 
  private:
-  std::vector<int> ints_;
+  std::vector<int> ints_, c_ints_;
+  std::vector<MPI_Count> c_counts_;
   bool overflow_ = false;
 };
 

@@ -14,6 +14,14 @@ namespace capi = weft::capi;
 
 namespace {
 
+// Registers a type a constructor made. The large-count forms (MPI's _c suffix on `fn`) mark it so
+// that MPI_Type_get_envelope_c/get_contents_c report their MPI_Count arguments as large counts.
+void register_made(const char* fn, std::shared_ptr<weft::Datatype> type, MPI_Datatype* newtype) {
+  const std::string name = fn;
+  if (name.size() > 2 && name.compare(name.size() - 2, 2, "_c") == 0) type->mark_large_count();
+  capi::register_type(std::move(type), newtype);
+}
+
 // The checks every constructor ends with: the old type exists and newtype can be written.
 Status check_old_and_new(MPI_Datatype oldtype, MPI_Datatype* newtype, TypeRef* old) {
   WEFT_TRY(capi::find_old_type(oldtype, "oldtype", old));
@@ -25,7 +33,7 @@ int contiguous(const char* fn, MPI_Count count, MPI_Datatype oldtype, MPI_Dataty
   TypeRef old;
   WEFT_CHECK(kTypeErrors, fn, capi::check_count(count, "count"));
   WEFT_CHECK(kTypeErrors, fn, check_old_and_new(oldtype, newtype, &old));
-  capi::register_type(weft::make_contiguous(count, old), newtype);
+  register_made(fn, weft::make_contiguous(count, old), newtype);
   return MPI_SUCCESS;
 }
 
@@ -37,9 +45,10 @@ int vector(const char* fn, bool bytes, MPI_Count count, MPI_Count blocklength, M
   WEFT_CHECK(kTypeErrors, fn, capi::check_count(count, "count"));
   WEFT_CHECK(kTypeErrors, fn, capi::check_count(blocklength, "blocklength"));
   WEFT_CHECK(kTypeErrors, fn, check_old_and_new(oldtype, newtype, &old));
-  capi::register_type(bytes ? weft::make_hvector(count, blocklength, stride, old)
-                            : weft::make_vector(count, blocklength, stride, old),
-                      newtype);
+  register_made(fn,
+                bytes ? weft::make_hvector(count, blocklength, stride, old)
+                      : weft::make_vector(count, blocklength, stride, old),
+                newtype);
   return MPI_SUCCESS;
 }
 
@@ -55,9 +64,10 @@ int indexed(const char* fn, bool bytes, MPI_Count count, CountArray blocklengths
              capi::check_array(displacements.data(), count, "array_of_displacements"));
   WEFT_CHECK(kTypeErrors, fn, capi::check_counts(blocklengths, count, "array_of_blocklengths"));
   WEFT_CHECK(kTypeErrors, fn, check_old_and_new(oldtype, newtype, &old));
-  capi::register_type(bytes ? weft::make_hindexed(count, blocklengths, displacements, old)
-                            : weft::make_indexed(count, blocklengths, displacements, old),
-                      newtype);
+  register_made(fn,
+                bytes ? weft::make_hindexed(count, blocklengths, displacements, old)
+                      : weft::make_indexed(count, blocklengths, displacements, old),
+                newtype);
   return MPI_SUCCESS;
 }
 
@@ -71,9 +81,10 @@ int indexed_block(const char* fn, bool bytes, MPI_Count count, MPI_Count blockle
   WEFT_CHECK(kTypeErrors, fn,
              capi::check_array(displacements.data(), count, "array_of_displacements"));
   WEFT_CHECK(kTypeErrors, fn, check_old_and_new(oldtype, newtype, &old));
-  capi::register_type(bytes ? weft::make_hindexed_block(count, blocklength, displacements, old)
-                            : weft::make_indexed_block(count, blocklength, displacements, old),
-                      newtype);
+  register_made(fn,
+                bytes ? weft::make_hindexed_block(count, blocklength, displacements, old)
+                      : weft::make_indexed_block(count, blocklength, displacements, old),
+                newtype);
   return MPI_SUCCESS;
 }
 
@@ -94,7 +105,7 @@ int create_struct(const char* fn, MPI_Count count, CountArray blocklengths,
     WEFT_CHECK(kTypeErrors, fn, capi::find_old_type(array_of_types[i], arg.c_str(), &types[i]));
   }
   WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(newtype, "newtype"));
-  capi::register_type(weft::make_struct(count, blocklengths, displacements, types.data()), newtype);
+  register_made(fn, weft::make_struct(count, blocklengths, displacements, types.data()), newtype);
   return MPI_SUCCESS;
 }
 
@@ -108,7 +119,7 @@ int subarray(const char* fn, int ndims, CountArray sizes, CountArray subsizes, C
   WEFT_CHECK(kTypeErrors, fn, check_old_and_new(oldtype, newtype, &old));
   std::shared_ptr<weft::Datatype> t;
   WEFT_CHECK(kTypeErrors, fn, weft::make_subarray(ndims, sizes, subsizes, starts, order, old, &t));
-  capi::register_type(std::move(t), newtype);
+  register_made(fn, std::move(t), newtype);
   return MPI_SUCCESS;
 }
 
@@ -125,7 +136,7 @@ int darray(const char* fn, int size, int rank, int ndims, CountArray gsizes, con
   std::shared_ptr<weft::Datatype> t;
   WEFT_CHECK(kTypeErrors, fn,
              weft::make_darray(size, rank, ndims, gsizes, distribs, dargs, psizes, order, old, &t));
-  capi::register_type(std::move(t), newtype);
+  register_made(fn, std::move(t), newtype);
   return MPI_SUCCESS;
 }
 
@@ -134,7 +145,7 @@ int resized(const char* fn, MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent
   WEFT_REQUIRE_RUNNING(fn);
   TypeRef old;
   WEFT_CHECK(kTypeErrors, fn, check_old_and_new(oldtype, newtype, &old));
-  capi::register_type(weft::make_resized(old, lb, extent), newtype);
+  register_made(fn, weft::make_resized(old, lb, extent), newtype);
   return MPI_SUCCESS;
 }
 

@@ -1,5 +1,5 @@
 // Datatype queries: size, extent and true extent (and their _x and _c forms), envelope and contents
-// (MPI 4.0 §5.1.5, §5.1.13), and MPI_Type_match_size.
+// (and their _c forms) (MPI 4.0 §5.1.5, §5.1.13), and MPI_Type_match_size.
 #include <algorithm>
 #include <climits>
 #include <string>
@@ -21,11 +21,12 @@ Status check_query(MPI_Datatype datatype, const void* a, const char* a_arg, cons
   return capi::check_not_null(b, b_arg);
 }
 
-Status check_room(int have, size_t need, const char* arg) {
+// `have` (a max_* argument of MPI_Type_get_contents or its _c form) holds `need` entries.
+Status check_room(MPI_Count have, size_t need, const char* arg, const char* envelope_fn) {
   if (have >= 0 && size_t(have) >= need) return Status::success();
   return Status::error(MPI_ERR_ARG, std::string("invalid ") + arg + "=" + std::to_string(have) +
                                         " (the type's contents need " + std::to_string(need) +
-                                        "; see MPI_Type_get_envelope)");
+                                        "; see " + envelope_fn + ")");
 }
 
 // MPI_Type_size and its _x and _c forms; the int form answers MPI_UNDEFINED for a size no int
@@ -75,6 +76,94 @@ MPI_Datatype returned_type(const weft::TypeRef& t) {
   MPI_Datatype h = MPI_DATATYPE_NULL;
   capi::register_type(t->copy(t->envelope()), &h);
   return h;
+}
+
+// The arguments a form of MPI_Type_get_envelope/get_contents reports (MPI 4.0 §5.1.13): the
+// _c forms (`large_form`) of a type that a _c constructor made see that constructor's int and
+// MPI_Count arguments; every other query sees the int constructor's int and MPI_Aint arguments.
+struct Contents {
+  const int* ints;
+  size_t n_ints;
+  const MPI_Aint* aints;
+  size_t n_aints;
+  const MPI_Count* counts;
+  size_t n_counts;
+};
+
+Contents contents_of(const weft::Envelope& e, bool large_form) {
+  if (large_form && e.large)
+    return {e.c_ints.data(), e.c_ints.size(), nullptr, 0, e.c_counts.data(), e.c_counts.size()};
+  return {e.ints.data(), e.ints.size(), e.aints.data(), e.aints.size(), nullptr, 0};
+}
+
+// MPI_Type_get_envelope (N = int; no num_large_counts) and MPI_Type_get_envelope_c
+// (N = MPI_Count).
+template <typename N>
+int get_envelope(const char* fn, MPI_Datatype datatype, N* num_integers, N* num_addresses,
+                 N* num_large_counts, N* num_datatypes, int* combiner) {
+  constexpr bool large_form = std::is_same_v<N, MPI_Count>;
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(
+      kTypeErrors, fn,
+      check_query(datatype, num_integers, "num_integers", num_addresses, "num_addresses", &t));
+  if constexpr (large_form)
+    WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(num_large_counts, "num_large_counts"));
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(num_datatypes, "num_datatypes"));
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(combiner, "combiner"));
+  if constexpr (!large_form) WEFT_CHECK(kTypeErrors, fn, check_int_envelope(*t));
+  const weft::Envelope& e = t->envelope();
+  const Contents c = contents_of(e, large_form);
+  *num_integers = N(c.n_ints);
+  *num_addresses = N(c.n_aints);
+  if constexpr (large_form) *num_large_counts = N(c.n_counts);
+  *num_datatypes = N(e.types.size());
+  *combiner = e.combiner;
+  return MPI_SUCCESS;
+}
+
+// MPI_Type_get_contents (N = int; no large counts) and MPI_Type_get_contents_c (N = MPI_Count).
+template <typename N>
+int get_contents(const char* fn, MPI_Datatype datatype, N max_integers, N max_addresses,
+                 N max_large_counts, N max_datatypes, int array_of_integers[],
+                 MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                 MPI_Datatype array_of_datatypes[]) {
+  constexpr bool large_form = std::is_same_v<N, MPI_Count>;
+  const char* envelope_fn = large_form ? "MPI_Type_get_envelope_c" : "MPI_Type_get_envelope";
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(kTypeErrors, fn, weft::find_datatype(datatype, "datatype", &t));
+  if (t->is_predefined()) {
+    return capi::report(kTypeErrors, fn,
+                        Status::error(MPI_ERR_TYPE, std::string("datatype=") + t->label() +
+                                                        " is predefined (MPI_COMBINER_NAMED): it "
+                                                        "has no contents"));
+  }
+  if constexpr (!large_form) WEFT_CHECK(kTypeErrors, fn, check_int_envelope(*t));
+  const weft::Envelope& e = t->envelope();
+  const Contents c = contents_of(e, large_form);
+  WEFT_CHECK(kTypeErrors, fn, check_room(max_integers, c.n_ints, "max_integers", envelope_fn));
+  WEFT_CHECK(kTypeErrors, fn, check_room(max_addresses, c.n_aints, "max_addresses", envelope_fn));
+  WEFT_CHECK(kTypeErrors, fn,
+             check_room(max_large_counts, c.n_counts, "max_large_counts", envelope_fn));
+  WEFT_CHECK(kTypeErrors, fn,
+             check_room(max_datatypes, e.types.size(), "max_datatypes", envelope_fn));
+  WEFT_CHECK(kTypeErrors, fn,
+             capi::check_array(array_of_integers, MPI_Count(c.n_ints), "array_of_integers"));
+  WEFT_CHECK(kTypeErrors, fn,
+             capi::check_array(array_of_addresses, MPI_Count(c.n_aints), "array_of_addresses"));
+  WEFT_CHECK(
+      kTypeErrors, fn,
+      capi::check_array(array_of_large_counts, MPI_Count(c.n_counts), "array_of_large_counts"));
+  WEFT_CHECK(
+      kTypeErrors, fn,
+      capi::check_array(array_of_datatypes, MPI_Count(e.types.size()), "array_of_datatypes"));
+  if (c.n_ints > 0) std::copy(c.ints, c.ints + c.n_ints, array_of_integers);
+  if (c.n_aints > 0) std::copy(c.aints, c.aints + c.n_aints, array_of_addresses);
+  if constexpr (large_form)
+    if (c.n_counts > 0) std::copy(c.counts, c.counts + c.n_counts, array_of_large_counts);
+  for (size_t i = 0; i < e.types.size(); ++i) array_of_datatypes[i] = returned_type(e.types[i]);
+  return MPI_SUCCESS;
 }
 
 // MPI_Type_match_size: the Fortran-sized type of a (valid) class and a size, or
@@ -136,51 +225,30 @@ int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count* true_lb, MPI_C
 
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses,
                            int* num_datatypes, int* combiner) {
-  constexpr const char* fn = "MPI_Type_get_envelope";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(
-      kTypeErrors, fn,
-      check_query(datatype, num_integers, "num_integers", num_addresses, "num_addresses", &t));
-  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(num_datatypes, "num_datatypes"));
-  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(combiner, "combiner"));
-  WEFT_CHECK(kTypeErrors, fn, check_int_envelope(*t));
-  const weft::Envelope& e = t->envelope();
-  *num_integers = int(e.ints.size());
-  *num_addresses = int(e.aints.size());
-  *num_datatypes = int(e.types.size());
-  *combiner = e.combiner;
-  return MPI_SUCCESS;
+  return get_envelope("MPI_Type_get_envelope", datatype, num_integers, num_addresses,
+                      static_cast<int*>(nullptr), num_datatypes, combiner);
+}
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count* num_integers,
+                             MPI_Count* num_addresses, MPI_Count* num_large_counts,
+                             MPI_Count* num_datatypes, int* combiner) {
+  return get_envelope("MPI_Type_get_envelope_c", datatype, num_integers, num_addresses,
+                      num_large_counts, num_datatypes, combiner);
 }
 
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
                            int max_datatypes, int array_of_integers[],
                            MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
-  constexpr const char* fn = "MPI_Type_get_contents";
-  WEFT_REQUIRE_RUNNING(fn);
-  const weft::Datatype* t = nullptr;
-  WEFT_CHECK(kTypeErrors, fn, weft::find_datatype(datatype, "datatype", &t));
-  if (t->is_predefined()) {
-    return capi::report(kTypeErrors, fn,
-                        Status::error(MPI_ERR_TYPE, std::string("datatype=") + t->label() +
-                                                        " is predefined (MPI_COMBINER_NAMED): it "
-                                                        "has no contents"));
-  }
-  WEFT_CHECK(kTypeErrors, fn, check_int_envelope(*t));
-  const weft::Envelope& e = t->envelope();
-  WEFT_CHECK(kTypeErrors, fn, check_room(max_integers, e.ints.size(), "max_integers"));
-  WEFT_CHECK(kTypeErrors, fn, check_room(max_addresses, e.aints.size(), "max_addresses"));
-  WEFT_CHECK(kTypeErrors, fn, check_room(max_datatypes, e.types.size(), "max_datatypes"));
-  WEFT_CHECK(kTypeErrors, fn,
-             capi::check_array(array_of_integers, int(e.ints.size()), "array_of_integers"));
-  WEFT_CHECK(kTypeErrors, fn,
-             capi::check_array(array_of_addresses, int(e.aints.size()), "array_of_addresses"));
-  WEFT_CHECK(kTypeErrors, fn,
-             capi::check_array(array_of_datatypes, int(e.types.size()), "array_of_datatypes"));
-  std::copy(e.ints.begin(), e.ints.end(), array_of_integers);
-  std::copy(e.aints.begin(), e.aints.end(), array_of_addresses);
-  for (size_t i = 0; i < e.types.size(); ++i) array_of_datatypes[i] = returned_type(e.types[i]);
-  return MPI_SUCCESS;
+  return get_contents("MPI_Type_get_contents", datatype, max_integers, max_addresses, 0,
+                      max_datatypes, array_of_integers, array_of_addresses, nullptr,
+                      array_of_datatypes);
+}
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                             MPI_Count max_large_counts, MPI_Count max_datatypes,
+                             int array_of_integers[], MPI_Aint array_of_addresses[],
+                             MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[]) {
+  return get_contents("MPI_Type_get_contents_c", datatype, max_integers, max_addresses,
+                      max_large_counts, max_datatypes, array_of_integers, array_of_addresses,
+                      array_of_large_counts, array_of_datatypes);
 }
 
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
@@ -221,4 +289,6 @@ WEFT_MPI_ALIAS(MPI_Type_get_true_extent_x)
 WEFT_MPI_ALIAS(MPI_Type_get_true_extent_c)
 WEFT_MPI_ALIAS(MPI_Type_get_envelope)
 WEFT_MPI_ALIAS(MPI_Type_get_contents)
+WEFT_MPI_ALIAS(MPI_Type_get_envelope_c)
+WEFT_MPI_ALIAS(MPI_Type_get_contents_c)
 WEFT_MPI_ALIAS(MPI_Type_match_size)
