@@ -14,13 +14,10 @@ using weft::GroupRef;
 using weft::Status;
 using weft::world;
 namespace capi = weft::capi;
+using capi::comm_arg;
 namespace groups = weft::groups;
 
 namespace {
-
-Status comm_arg(MPI_Comm comm, const char* arg, Comm** out) {
-  return weft::lookup_comm(world().comms, comm, arg, out);
-}
 
 // A group for MPI_Comm_create(_group): valid, and drawn from `parent`'s ranks.
 Status subgroup_arg(const Comm& parent, MPI_Group group, GroupRef* out) {

@@ -79,4 +79,8 @@ Status check_not_null(const void* p, const char* arg) {
   return Status::error(MPI_ERR_ARG, std::string("invalid argument ") + arg + "=NULL");
 }
 
+Status comm_arg(MPI_Comm comm, const char* arg, Comm** out) {
+  return lookup_comm(world().comms, comm, arg, out);
+}
+
 }  // namespace weft::capi

@@ -26,6 +26,8 @@ Status check_source(const Comm& comm, int rank, const char* arg);
 Status check_send_tag(int tag, const char* arg);
 Status check_recv_tag(int tag, const char* arg);
 Status check_not_null(const void* p, const char* arg);
+// The communicator behind handle `comm`, or an error naming argument `arg`.
+Status comm_arg(MPI_Comm comm, const char* arg, Comm** out);
 
 }  // namespace weft::capi
 

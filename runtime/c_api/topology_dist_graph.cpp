@@ -12,13 +12,10 @@ using weft::Status;
 using weft::Topology;
 using weft::world;
 namespace capi = weft::capi;
+using capi::comm_arg;
 namespace topo = weft::topo;
 
 namespace {
-
-Status comm_arg(MPI_Comm comm, const char* arg, Comm** out) {
-  return weft::lookup_comm(world().comms, comm, arg, out);
-}
 
 // A weights array the caller gave (not a special value): MPI_UNWEIGHTED and
 // MPI_WEIGHTS_EMPTY point nowhere.

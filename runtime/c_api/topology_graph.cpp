@@ -11,13 +11,10 @@ using weft::Status;
 using weft::Topology;
 using weft::world;
 namespace capi = weft::capi;
+using capi::comm_arg;
 namespace topo = weft::topo;
 
 namespace {
-
-Status comm_arg(MPI_Comm comm, const char* arg, Comm** out) {
-  return weft::lookup_comm(world().comms, comm, arg, out);
-}
 
 // The graph of `c`, or MPI_ERR_TOPOLOGY.
 Status graph_of(const Comm& c, const topo::Graph** out) {
