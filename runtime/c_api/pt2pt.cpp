@@ -35,14 +35,9 @@ int nonblocking_send(const char* fn, const void* buf, MPI_Count count, MPI_Datat
   WEFT_CHECK(comm, fn,
              capi::check_send(buf, count, datatype, dest, tag, comm, capi::kArgs, "tag", &m));
   WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
-  weft::Request* r = world().requests.acquire();
-  Status s = weft::pt2pt::start_typed_send(*m.comm, buf, m.count, *m.type, dest, tag, mode, r);
-  if (!s.ok()) {
-    world().requests.release(r);
-    return capi::report(comm, fn, s);
-  }
-  *request = r;
-  return MPI_SUCCESS;
+  return capi::start_pooled(comm, fn, request, [&](weft::Request* r) {
+    return weft::pt2pt::start_typed_send(*m.comm, buf, m.count, *m.type, dest, tag, mode, r);
+  });
 }
 
 int blocking_recv(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype, int source,
@@ -66,14 +61,9 @@ int nonblocking_recv(const char* fn, void* buf, MPI_Count count, MPI_Datatype da
   WEFT_CHECK(comm, fn,
              capi::check_recv(buf, count, datatype, source, tag, comm, capi::kArgs, "tag", &m));
   WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
-  weft::Request* r = world().requests.acquire();
-  Status s = weft::pt2pt::start_typed_recv(*m.comm, buf, m.count, *m.type, source, tag, r);
-  if (!s.ok()) {
-    world().requests.release(r);
-    return capi::report(comm, fn, s);
-  }
-  *request = r;
-  return MPI_SUCCESS;
+  return capi::start_pooled(comm, fn, request, [&](weft::Request* r) {
+    return weft::pt2pt::start_typed_recv(*m.comm, buf, m.count, *m.type, source, tag, r);
+  });
 }
 
 }  // namespace

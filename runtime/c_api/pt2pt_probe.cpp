@@ -81,14 +81,9 @@ int imrecv(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype, MP
   WEFT_REQUIRE_RUNNING(fn);
   const MPI_Comm comm = comm_of(message);
   WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
-  weft::Request* r = world().requests.acquire();
-  Status s = start_mrecv(buf, count, datatype, message, r);
-  if (!s.ok()) {
-    world().requests.release(r);
-    return capi::report(comm, fn, s);
-  }
-  *request = r;
-  return MPI_SUCCESS;
+  return capi::start_pooled(comm, fn, request, [&](weft::Request* r) {
+    return start_mrecv(buf, count, datatype, message, r);
+  });
 }
 
 }  // namespace

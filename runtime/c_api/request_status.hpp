@@ -1,7 +1,8 @@
 // Turning a completed request into what MPI reports: its error (as a Status with a message)
-// and the release of a pooled request.
+// and the release of a pooled request; starting a call on a pooled request.
 #pragma once
 #include "mpi.h"
+#include "runtime/c_api/guard.hpp"
 #include "runtime/request.hpp"
 #include "runtime/status.hpp"
 
@@ -17,5 +18,18 @@ Status finish_request(MPI_Request* slot, MPI_Status* status);
 
 // The status of an inactive or null request (MPI's "empty" status).
 void empty_status(MPI_Status* status);
+
+// Starts a nonblocking call on a pooled request: `start(r)` begins it; on success *request is
+// r, otherwise r goes back to the pool and the error is raised on `comm` from `fn`.
+template <typename Start>
+int start_pooled(MPI_Comm comm, const char* fn, MPI_Request* request, Start start) {
+  Request* r = world().requests.acquire();
+  if (Status s = start(r); !s.ok()) {
+    world().requests.release(r);
+    return report(comm, fn, s);
+  }
+  *request = r;
+  return MPI_SUCCESS;
+}
 
 }  // namespace weft::capi
