@@ -62,6 +62,11 @@ Status check_comm(MPI_Comm comm) {
 }
 
 // Bytes of one element packed: its size natively, its external32 size with a `datarep`.
+// What the data is packed for: "external32" (`datarep`, the _external forms) or `comm`.
+Status check_representation(const char* datarep, MPI_Comm comm) {
+  return datarep != nullptr ? check_datarep(datarep) : check_comm(comm);
+}
+
 size_t packed_size(const char* datarep, const weft::Datatype& t) {
   return datarep != nullptr ? weft::external32_size(t) : t.size();
 }
@@ -75,11 +80,7 @@ int pack(const char* fn, const char* datarep, const void* inbuf, MPI_Count incou
   WEFT_REQUIRE_RUNNING(fn);
   const weft::Datatype* t = nullptr;
   const MPI_Comm errors = datarep != nullptr ? kTypeErrors : comm;
-  if (datarep != nullptr) {
-    WEFT_CHECK(errors, fn, check_datarep(datarep));
-  } else {
-    WEFT_CHECK(errors, fn, check_comm(comm));
-  }
+  WEFT_CHECK(errors, fn, check_representation(datarep, comm));
   WEFT_CHECK(errors, fn, check_typed(inbuf, incount, datatype, "inbuf", "incount", &t));
   WEFT_CHECK(errors, fn, capi::check_not_null(position, "position"));
   const long long bytes = incount * (long long)packed_size(datarep, *t);
@@ -101,11 +102,7 @@ int unpack(const char* fn, const char* datarep, const void* inbuf, MPI_Count ins
   WEFT_REQUIRE_RUNNING(fn);
   const weft::Datatype* t = nullptr;
   const MPI_Comm errors = datarep != nullptr ? kTypeErrors : comm;
-  if (datarep != nullptr) {
-    WEFT_CHECK(errors, fn, check_datarep(datarep));
-  } else {
-    WEFT_CHECK(errors, fn, check_comm(comm));
-  }
+  WEFT_CHECK(errors, fn, check_representation(datarep, comm));
   WEFT_CHECK(errors, fn, check_typed(outbuf, outcount, datatype, "outbuf", "outcount", &t));
   WEFT_CHECK(errors, fn, capi::check_not_null(position, "position"));
   const long long bytes = outcount * (long long)packed_size(datarep, *t);
@@ -127,11 +124,7 @@ int pack_size(const char* fn, const char* datarep, MPI_Count incount, MPI_Dataty
   WEFT_REQUIRE_RUNNING(fn);
   const weft::Datatype* t = nullptr;
   const MPI_Comm errors = datarep != nullptr ? kTypeErrors : comm;
-  if (datarep != nullptr) {
-    WEFT_CHECK(errors, fn, check_datarep(datarep));
-  } else {
-    WEFT_CHECK(errors, fn, check_comm(comm));
-  }
+  WEFT_CHECK(errors, fn, check_representation(datarep, comm));
   WEFT_CHECK(errors, fn, capi::check_count(incount, "incount"));
   WEFT_CHECK(errors, fn, weft::find_committed_datatype(datatype, "datatype", &t));
   WEFT_CHECK(errors, fn, capi::check_not_null(size, "size"));
