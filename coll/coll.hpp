@@ -6,7 +6,7 @@
 #include "coll/executor.hpp"
 #include "coll/typed_buffer.hpp"
 #include "runtime/comm.hpp"
-#include "runtime/op.hpp"
+#include "runtime/op/op.hpp"
 #include "runtime/request.hpp"
 
 namespace weft::coll {

@@ -10,7 +10,7 @@
 
 #include "coll/schedule.hpp"
 #include "pt2pt/transport.hpp"
-#include "runtime/op.hpp"
+#include "runtime/op/op.hpp"
 #include "runtime/status.hpp"
 
 namespace weft::coll {

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 
 namespace weft::coll {
 

@@ -152,7 +152,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_SESSION 60
 #define MPI_ERR_LASTCODE 0x3fff
 
-/* ---- predefined datatypes (the numbering is shared with runtime/datatype.cpp) ---- */
+/* ---- predefined datatypes (the numbering is shared with runtime/datatype/datatype.cpp) ---- */
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0)
 #define MPI_CHAR ((MPI_Datatype)1)
 #define MPI_SIGNED_CHAR ((MPI_Datatype)2)

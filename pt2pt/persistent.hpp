@@ -5,7 +5,7 @@
 #include <cstddef>
 
 #include "pt2pt/pt2pt.hpp"
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 
 namespace weft::pt2pt {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "pt2pt/match_bits.hpp"
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 #include "runtime/fortran_handles.hpp"
 
 namespace weft {

@@ -9,7 +9,7 @@
 #include "runtime/comm.hpp"
 #include "runtime/group.hpp"
 #include "runtime/kvs.hpp"
-#include "runtime/op.hpp"
+#include "runtime/op/op.hpp"
 #include "runtime/progress.hpp"
 #include "runtime/request.hpp"
 

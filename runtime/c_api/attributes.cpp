@@ -7,7 +7,7 @@
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
 #include "runtime/c_api/guard.hpp"
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 #include "runtime/errors.hpp"
 
 using weft::AttrKind;

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 
 namespace weft::capi {
 

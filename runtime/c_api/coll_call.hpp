@@ -8,8 +8,8 @@
 #include "coll/regular_call.hpp"
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
-#include "runtime/count_array.hpp"
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/count_array.hpp"
+#include "runtime/datatype/datatype.hpp"
 
 namespace weft::capi {
 

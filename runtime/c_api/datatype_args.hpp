@@ -1,8 +1,8 @@
 // Argument checks the datatype entry points share (runtime/c_api/datatype_*.cpp).
 #pragma once
 #include "runtime/c_api/guard.hpp"
-#include "runtime/datatype_build.hpp"
-#include "runtime/datatype_table.hpp"
+#include "runtime/datatype/build.hpp"
+#include "runtime/datatype/table.hpp"
 
 namespace weft::capi {
 

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "runtime/c_api/datatype_args.hpp"
-#include "runtime/datatype_external32.hpp"
+#include "runtime/datatype/external32.hpp"
 
 using weft::Status;
 using weft::capi::kTypeErrors;

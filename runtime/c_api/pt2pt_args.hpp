@@ -6,7 +6,7 @@
 
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 
 namespace weft::capi {
 

@@ -4,7 +4,7 @@
 
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 
 using weft::Status;
 namespace capi = weft::capi;

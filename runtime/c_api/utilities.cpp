@@ -8,7 +8,7 @@
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/c_api/request_status.hpp"
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 #include "runtime/info_objects.hpp"
 
 using weft::Status;

@@ -10,7 +10,7 @@
 #include "coll/algorithm.hpp"
 #include "coll/executor.hpp"
 #include "coll_sim.hpp"
-#include "runtime/op.hpp"
+#include "runtime/op/op.hpp"
 
 namespace weft::test {
 

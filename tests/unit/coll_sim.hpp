@@ -10,7 +10,7 @@
 
 #include "coll/executor.hpp"
 #include "coll/schedule.hpp"
-#include "runtime/op.hpp"
+#include "runtime/op/op.hpp"
 
 namespace weft::test {
 

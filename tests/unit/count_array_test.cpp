@@ -1,6 +1,6 @@
 // The one view of the int, MPI_Count and MPI_Aint arrays that the int and large-count (_c)
 // collective entry points pass to the same checks.
-#include "runtime/count_array.hpp"
+#include "runtime/datatype/count_array.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,8 +3,8 @@
 // chapter 5. Also the handle table: predefined names, freeing, reference counting.
 #include <catch2/catch.hpp>
 
-#include "runtime/datatype_build.hpp"
-#include "runtime/datatype_table.hpp"
+#include "runtime/datatype/build.hpp"
+#include "runtime/datatype/table.hpp"
 #include "tests/unit/datatype_reference.hpp"
 
 using namespace weft;

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "runtime/datatype_build.hpp"
+#include "runtime/datatype/build.hpp"
 #include "tests/unit/datatype_reference.hpp"
 
 using namespace weft;

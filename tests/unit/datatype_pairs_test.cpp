@@ -7,9 +7,9 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/datatype.hpp"
-#include "runtime/datatype_external32.hpp"
-#include "runtime/op.hpp"
+#include "runtime/datatype/datatype.hpp"
+#include "runtime/datatype/external32.hpp"
+#include "runtime/op/op.hpp"
 
 using namespace weft;
 

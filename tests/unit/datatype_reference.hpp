@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/datatype_build.hpp"
-#include "runtime/datatype_table.hpp"
+#include "runtime/datatype/build.hpp"
+#include "runtime/datatype/table.hpp"
 
 namespace weft::test {
 

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
-#include "runtime/datatype_build.hpp"
-#include "runtime/datatype_external32.hpp"
+#include "runtime/datatype/build.hpp"
+#include "runtime/datatype/external32.hpp"
 #include "tests/unit/datatype_reference.hpp"
 
 using namespace weft;

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "mpi.h"
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 #include "runtime/errors.hpp"
 
 using namespace weft;

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/op.hpp"
+#include "runtime/op/op.hpp"
 
 using namespace weft;
 

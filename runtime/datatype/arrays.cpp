@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "runtime/datatype_build.hpp"
+#include "runtime/datatype/build.hpp"
 
 namespace weft {
 namespace {

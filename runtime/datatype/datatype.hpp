@@ -7,7 +7,7 @@
 //   otherwise pack them into t->size() × count bytes with t->pack(), or unpack with t->unpack()
 //   (pack_range/unpack_range copy a piece of the packed stream, e.g. one pipeline segment).
 // Objects live as long as any handle, derived type or pending operation holds them (shared_ptr);
-// the handle table (runtime/datatype_table.hpp) owns the handles.
+// the handle table (runtime/datatype/table.hpp) owns the handles.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "mpi.h"
-#include "runtime/datatype_engine.hpp"
-#include "runtime/datatype_layout.hpp"
-#include "runtime/datatype_signature.hpp"
+#include "runtime/datatype/engine.hpp"
+#include "runtime/datatype/layout.hpp"
+#include "runtime/datatype/signature.hpp"
 #include "runtime/status.hpp"
 
 namespace weft {

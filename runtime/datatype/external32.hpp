@@ -4,7 +4,7 @@
 #pragma once
 #include <cstddef>
 
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 
 namespace weft {
 

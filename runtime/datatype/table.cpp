@@ -1,9 +1,9 @@
 // The datatype handle table and the lookups the rest of the library uses.
-#include "runtime/datatype_table.hpp"
+#include "runtime/datatype/table.hpp"
 
 #include <string>
 
-#include "runtime/datatype_predefined.hpp"
+#include "runtime/datatype/predefined.hpp"
 
 namespace weft {
 namespace {

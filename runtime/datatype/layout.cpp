@@ -1,5 +1,5 @@
 // Building and simplifying the strided-loop tree of a datatype's data.
-#include "runtime/datatype_layout.hpp"
+#include "runtime/datatype/layout.hpp"
 
 #include <algorithm>
 

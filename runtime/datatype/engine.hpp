@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/datatype_layout.hpp"
+#include "runtime/datatype/layout.hpp"
 
 namespace weft {
 

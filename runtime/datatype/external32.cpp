@@ -1,6 +1,6 @@
 // external32 conversion: pack natively, then convert each basic element of the packed stream in
 // signature order (and the reverse for unpack).
-#include "runtime/datatype_external32.hpp"
+#include "runtime/datatype/external32.hpp"
 
 #include <bit>
 #include <cfloat>
@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "runtime/datatype_predefined.hpp"
+#include "runtime/datatype/predefined.hpp"
 
 namespace weft {
 namespace {

@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/count_array.hpp"
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/count_array.hpp"
+#include "runtime/datatype/datatype.hpp"
 
 namespace weft {
 
@@ -35,7 +35,7 @@ std::shared_ptr<Datatype> make_struct(MPI_Count count, CountArray blocklengths,
 std::shared_ptr<Datatype> make_resized(const TypeRef& old, MPI_Count lb, MPI_Count extent);
 std::shared_ptr<Datatype> make_dup(const TypeRef& old);
 
-// runtime/datatype_arrays.cpp: distributed-array helpers.
+// runtime/datatype/arrays.cpp: distributed-array helpers.
 Status make_subarray(int ndims, CountArray sizes, CountArray subsizes, CountArray starts, int order,
                      const TypeRef& old, std::shared_ptr<Datatype>* out);
 Status make_darray(int size, int rank, int ndims, CountArray gsizes, const int* distribs,

@@ -1,5 +1,5 @@
 // The table of predefined datatypes, indexed by the handle values of include/mpi.h.
-#include "runtime/datatype_predefined.hpp"
+#include "runtime/datatype/predefined.hpp"
 
 #include <complex>
 #include <cstddef>

@@ -1,7 +1,7 @@
 // Type signatures as nested repeats: construction, element counting, uniformity.
-#include "runtime/datatype_signature.hpp"
+#include "runtime/datatype/signature.hpp"
 
-#include "runtime/datatype_predefined.hpp"
+#include "runtime/datatype/predefined.hpp"
 
 namespace weft {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "runtime/op.hpp"
+#include "runtime/op/op.hpp"
 
 namespace weft {
 namespace {

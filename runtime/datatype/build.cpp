@@ -1,7 +1,7 @@
 // The block constructors (contiguous, vector, indexed and struct families), resized and dup:
 // each is a list of blocks `count` × `blocklength` copies of a type, from which the layout,
 // signature and bounds follow.
-#include "runtime/datatype_build.hpp"
+#include "runtime/datatype/build.hpp"
 
 #include <algorithm>
 #include <climits>

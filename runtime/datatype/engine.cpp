@@ -1,5 +1,5 @@
 // Compiling layouts into loop arrays, and the copy loops of pack and unpack.
-#include "runtime/datatype_engine.hpp"
+#include "runtime/datatype/engine.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,11 +1,11 @@
 // The MPI_Op table: predefined operations and user operations, and binding an op to a datatype.
-#include "runtime/op.hpp"
+#include "runtime/op/op.hpp"
 
 #include <climits>
 #include <cstdint>
 #include <vector>
 
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 
 namespace weft {
 namespace {

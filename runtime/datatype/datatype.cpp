@@ -1,7 +1,7 @@
 // The Datatype object: what it derives from its layout and signature, naming, commit, copies.
-#include "runtime/datatype.hpp"
+#include "runtime/datatype/datatype.hpp"
 
-#include "runtime/datatype_predefined.hpp"
+#include "runtime/datatype/predefined.hpp"
 
 namespace weft {
 namespace {
