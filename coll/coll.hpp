@@ -5,7 +5,7 @@
 #include "coll/algorithm.hpp"
 #include "coll/executor.hpp"
 #include "coll/typed_buffer.hpp"
-#include "runtime/comm.hpp"
+#include "runtime/comm/comm.hpp"
 #include "runtime/op/op.hpp"
 #include "runtime/request.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 
 #include "mpi.h"
-#include "runtime/comm.hpp"
+#include "runtime/comm/comm.hpp"
 #include "runtime/request.hpp"
 
 // What MPI_Message points to: a message a matched probe took out of matching, until received.

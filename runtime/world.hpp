@@ -6,8 +6,8 @@
 
 #include "coll/select.hpp"
 #include "pt2pt/transport.hpp"
-#include "runtime/comm.hpp"
-#include "runtime/group.hpp"
+#include "runtime/comm/comm.hpp"
+#include "runtime/comm/group.hpp"
 #include "runtime/kvs.hpp"
 #include "runtime/op/op.hpp"
 #include "runtime/progress.hpp"

@@ -1,6 +1,6 @@
 // Attribute caching chapter: keyvals and attributes on communicators and datatypes, the
 // predefined attributes (MPI_TAG_UB ... MPI_LASTUSEDCODE) and the predefined callbacks.
-#include "runtime/attributes.hpp"
+#include "runtime/comm/attributes.hpp"
 
 #include <string>
 

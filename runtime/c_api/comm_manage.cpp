@@ -7,7 +7,7 @@
 
 #include "pt2pt/match_bits.hpp"
 #include "runtime/c_api/guard.hpp"
-#include "runtime/comm_create.hpp"
+#include "runtime/comm/create.hpp"
 
 using weft::Comm;
 using weft::GroupRef;

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/attributes.hpp"
+#include "runtime/comm/attributes.hpp"
 #include "runtime/c_api/datatype_args.hpp"
 
 using weft::Status;

@@ -1,5 +1,5 @@
 // Error handler chapter: user handlers on communicators (create, set, get, free, call).
-#include "runtime/errhandler.hpp"
+#include "runtime/comm/errhandler.hpp"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 #include <cstring>
 
 #include "runtime/c_api/guard.hpp"
-#include "runtime/group.hpp"
+#include "runtime/comm/group.hpp"
 
 using weft::GroupRef;
 using weft::Status;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "pt2pt/match_bits.hpp"
-#include "runtime/errhandler.hpp"
+#include "runtime/comm/errhandler.hpp"
 #include "runtime/errors.hpp"
 
 namespace weft::capi {

@@ -3,7 +3,7 @@
 // invokes the communicator's error handler.
 #pragma once
 #include "mpi.h"
-#include "runtime/comm.hpp"
+#include "runtime/comm/comm.hpp"
 #include "runtime/status.hpp"
 #include "runtime/world.hpp"
 

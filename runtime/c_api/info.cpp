@@ -5,7 +5,7 @@
 
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
-#include "runtime/info_objects.hpp"
+#include "runtime/comm/info_objects.hpp"
 
 using weft::InfoEntries;
 using weft::Status;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "mpi.h"
-#include "runtime/attributes.hpp"
+#include "runtime/comm/attributes.hpp"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/errors.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "runtime/topology_virtual.hpp"
+#include "runtime/topology/virtual.hpp"
 
 using weft::coll::Block;
 using weft::coll::CallSpec;

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "runtime/c_api/guard.hpp"
-#include "runtime/topology_create.hpp"
+#include "runtime/topology/create.hpp"
 
 using weft::Comm;
 using weft::Status;

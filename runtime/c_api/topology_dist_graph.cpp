@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "runtime/c_api/guard.hpp"
-#include "runtime/topology_create.hpp"
+#include "runtime/topology/create.hpp"
 
 using weft::Comm;
 using weft::Status;

@@ -9,7 +9,7 @@
 #include "runtime/c_api/guard.hpp"
 #include "runtime/c_api/request_status.hpp"
 #include "runtime/datatype/datatype.hpp"
-#include "runtime/info_objects.hpp"
+#include "runtime/comm/info_objects.hpp"
 
 using weft::Status;
 using weft::world;

@@ -1,6 +1,6 @@
 // The attribute table: set/get/replace/remove, keyval lifetime, the order of copy and delete
 // callbacks, failing callbacks, keyval checks, and callbacks that call back into the table.
-#include "runtime/attributes.hpp"
+#include "runtime/comm/attributes.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -1,5 +1,5 @@
 // The error handler table: handler lifetime under references from the user and communicators.
-#include "runtime/errhandler.hpp"
+#include "runtime/comm/errhandler.hpp"
 
 #include <catch2/catch.hpp>
 

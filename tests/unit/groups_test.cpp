@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "mpi.h"
-#include "runtime/context_ids.hpp"
-#include "runtime/group_ops.hpp"
+#include "runtime/comm/context_ids.hpp"
+#include "runtime/comm/group_ops.hpp"
 
 using namespace weft;
 using groups::Members;

@@ -1,5 +1,5 @@
 // Info objects: key order, limits, dup/free, MPI_INFO_ENV, and communicator hints.
-#include "runtime/info_objects.hpp"
+#include "runtime/comm/info_objects.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

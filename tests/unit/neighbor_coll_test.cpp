@@ -12,7 +12,7 @@
 #include "coll/registry.hpp"
 #include "coll_sim.hpp"
 #include "mpi.h"
-#include "runtime/topology_virtual.hpp"
+#include "runtime/topology/virtual.hpp"
 
 using namespace weft;
 using coll::Block;

@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "mpi.h"
-#include "runtime/topology_virtual.hpp"
+#include "runtime/topology/virtual.hpp"
 
 using namespace weft;
 using topo::CartGrid;

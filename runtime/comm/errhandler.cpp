@@ -1,5 +1,5 @@
 // The error handler table and the invocation of a communicator's handler.
-#include "runtime/errhandler.hpp"
+#include "runtime/comm/errhandler.hpp"
 
 #include <cstdio>
 

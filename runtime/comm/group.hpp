@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "mpi.h"
-#include "runtime/group_ops.hpp"
+#include "runtime/comm/group_ops.hpp"
 #include "runtime/status.hpp"
 
 namespace weft {

@@ -1,5 +1,5 @@
 // Group arithmetic (MPI 4.0 §7.3).
-#include "runtime/group_ops.hpp"
+#include "runtime/comm/group_ops.hpp"
 
 #include <algorithm>
 #include <string>

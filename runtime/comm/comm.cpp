@@ -1,5 +1,5 @@
 // The communicator table and its predefined entries.
-#include "runtime/comm.hpp"
+#include "runtime/comm/comm.hpp"
 
 #include <algorithm>
 #include <numeric>

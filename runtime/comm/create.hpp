@@ -1,9 +1,9 @@
 // Creating communicators, collectively over a parent: the members agree on a context pair (see
-// runtime/context_ids.hpp) and each builds the same ordered list of world ranks.
+// runtime/comm/context_ids.hpp) and each builds the same ordered list of world ranks.
 #pragma once
 #include "coll/coll.hpp"
-#include "runtime/comm.hpp"
-#include "runtime/group_ops.hpp"
+#include "runtime/comm/comm.hpp"
+#include "runtime/comm/group_ops.hpp"
 
 namespace weft {
 
@@ -35,7 +35,7 @@ Status agree_context(Comm& comm, bool member, uint32_t* pair);
 // Registers the communicator of `members` (this process among them) on context `pair`.
 MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhandler errhandler);
 
-// MPI_Comm_idup and MPI_Comm_idup_with_info (runtime/comm_idup.cpp): *out becomes a request
+// MPI_Comm_idup and MPI_Comm_idup_with_info (runtime/comm/idup.cpp): *out becomes a request
 // that completes once the new communicator's handle is in *newcomm. Its hints are `info`'s (read
 // now), or the parent's when `info` is MPI_INFO_NULL, as comm_dup says.
 Status start_comm_idup(Comm& parent, MPI_Info info, MPI_Comm* newcomm, Request** out);

@@ -1,9 +1,9 @@
 // Building communicators with topologies, and the edge exchange of MPI_Dist_graph_create.
-#include "runtime/topology_create.hpp"
+#include "runtime/topology/create.hpp"
 
 #include "coll/coll.hpp"
 #include "coll/regular_call.hpp"
-#include "runtime/comm_create.hpp"
+#include "runtime/comm/create.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::topo {

@@ -1,5 +1,5 @@
 // Cartesian grids: factorization for MPI_Dims_create, coordinates, shifts and subgrids.
-#include "runtime/topology_cart.hpp"
+#include "runtime/topology/cart.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -1,5 +1,5 @@
 // Graph topologies: validation of MPI_Graph_create's arrays and neighbour lookup.
-#include "runtime/topology_graph.hpp"
+#include "runtime/topology/graph.hpp"
 
 #include <string>
 

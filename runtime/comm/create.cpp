@@ -1,5 +1,5 @@
 // Communicator construction over a parent, with the internal collectives it needs.
-#include "runtime/comm_create.hpp"
+#include "runtime/comm/create.hpp"
 
 #include <unistd.h>
 
@@ -8,9 +8,9 @@
 
 #include "coll/coll.hpp"
 #include "coll/regular_call.hpp"
-#include "runtime/attributes.hpp"
-#include "runtime/errhandler.hpp"
-#include "runtime/info_objects.hpp"
+#include "runtime/comm/attributes.hpp"
+#include "runtime/comm/errhandler.hpp"
+#include "runtime/comm/info_objects.hpp"
 #include "runtime/world.hpp"
 
 namespace weft {

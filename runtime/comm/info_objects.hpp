@@ -54,7 +54,7 @@ InfoEntries environment_entries(int argc, char** argv);
 Status comm_info_set(MPI_Comm comm, MPI_Info info);
 // A new info object holding the hints of `comm` (MPI_Comm_get_info).
 MPI_Info comm_info_get(MPI_Comm comm);
-// Hooks for the communicator code (runtime/comm*): MPI_Comm_dup/idup copy the hints with
+// Hooks for the communicator code (runtime/comm/): MPI_Comm_dup/idup copy the hints with
 // comm_info_on_dup; MPI_Comm_dup_with_info and the *_with_info creators call comm_info_set on
 // the new communicator instead; MPI_Comm_free calls comm_info_on_free.
 void comm_info_on_dup(MPI_Comm old_comm, MPI_Comm new_comm);

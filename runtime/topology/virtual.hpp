@@ -3,9 +3,9 @@
 #pragma once
 #include <vector>
 
-#include "runtime/comm.hpp"
-#include "runtime/topology_cart.hpp"
-#include "runtime/topology_graph.hpp"
+#include "runtime/comm/comm.hpp"
+#include "runtime/topology/cart.hpp"
+#include "runtime/topology/graph.hpp"
 
 namespace weft {
 

@@ -1,5 +1,5 @@
 // The group handle table.
-#include "runtime/group.hpp"
+#include "runtime/comm/group.hpp"
 
 #include <string>
 

@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "coll/coll_op.hpp"
-#include "runtime/comm_create.hpp"
-#include "runtime/info_objects.hpp"
+#include "runtime/comm/create.hpp"
+#include "runtime/comm/info_objects.hpp"
 #include "runtime/world.hpp"
 
 namespace weft {

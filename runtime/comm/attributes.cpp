@@ -1,6 +1,6 @@
 // The attribute table: keyval lifetime, attribute storage per (kind, handle), and the copy and
 // delete callbacks run at set, delete, duplication and free.
-#include "runtime/attributes.hpp"
+#include "runtime/comm/attributes.hpp"
 
 #include <algorithm>
 #include <string>

@@ -37,7 +37,7 @@ class ErrhandlerTable {
 // The process-wide table.
 ErrhandlerTable& errhandlers();
 
-// Hooks for communicator creation and free (runtime/comm*): a new communicator takes its
+// Hooks for communicator creation and free (runtime/comm/): a new communicator takes its
 // handler from the communicator it comes from and calls errhandler_retain on it; a freed
 // communicator calls errhandler_release on its handler.
 void errhandler_retain(MPI_Errhandler handler);

@@ -1,5 +1,5 @@
 // The info table, MPI_INFO_ENV's contents and the communicator hints.
-#include "runtime/info_objects.hpp"
+#include "runtime/comm/info_objects.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>

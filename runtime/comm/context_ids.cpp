@@ -1,5 +1,5 @@
 // Context-id bookkeeping.
-#include "runtime/context_ids.hpp"
+#include "runtime/comm/context_ids.hpp"
 
 namespace weft {
 

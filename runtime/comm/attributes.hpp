@@ -74,7 +74,7 @@ class AttributeTable {
 // The process-wide table.
 AttributeTable& attributes();
 
-// Hooks for the communicator code (runtime/comm*). MPI_Comm_dup/idup/dup_with_info call
+// Hooks for the communicator code (runtime/comm/). MPI_Comm_dup/idup/dup_with_info call
 // attributes_on_comm_dup once the new communicator exists; on failure the dup must fail (the new
 // communicator then has no attributes). MPI_Comm_free/disconnect call attributes_on_comm_free
 // before the handle is released; on failure the free must fail.

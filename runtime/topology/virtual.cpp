@@ -1,5 +1,5 @@
 // Topology lookup on a communicator and the neighbour lists of each kind of topology.
-#include "runtime/topology_virtual.hpp"
+#include "runtime/topology/virtual.hpp"
 
 #include <string>
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <span>
 
-#include "runtime/topology_virtual.hpp"
+#include "runtime/topology/virtual.hpp"
 
 namespace weft::topo {
 

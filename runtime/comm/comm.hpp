@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "mpi.h"
-#include "runtime/context_ids.hpp"
+#include "runtime/comm/context_ids.hpp"
 #include "runtime/status.hpp"
 
 namespace weft {
 
-struct Topology;  // runtime/topology_virtual.hpp
+struct Topology;  // runtime/topology/virtual.hpp
 
 struct Comm {
   MPI_Comm handle = MPI_COMM_NULL;
