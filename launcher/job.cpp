@@ -23,6 +23,7 @@
 #include "launcher/io_forward.hpp"
 #include "launcher/pmix_server.hpp"
 #include "launcher/rank_env.hpp"
+#include "launcher/session_dir.hpp"
 #include "launcher/binding.hpp"
 #include "launcher/spawn.hpp"
 
@@ -100,11 +101,9 @@ std::string Job::start() {
   const std::string program = resolve_program(options_.program[0], &error);
   if (program.empty()) return error;
 
-  const char* base = std::getenv("TMPDIR");
-  std::string tmpl = std::string(base != nullptr ? base : "/tmp") + "/weftrun.XXXXXX";
-  if (mkdtemp(tmpl.data()) == nullptr)
-    return "cannot create a temporary directory " + tmpl + ": " + std::strerror(errno);
-  tmpdir_ = tmpl;
+  // Launchers killed with SIGKILL could not remove their session directories: do it for them.
+  remove_stale_session_dirs(temp_base());
+  if (std::string e = create_session_dir(temp_base(), &tmpdir_); !e.empty()) return e;
 
   if (pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) return std::string("pipe: ") + std::strerror(errno);
   g_wake_fd = wake_[1];

@@ -49,6 +49,38 @@ case $case in
     timeout -s KILL 60 "$weftrun" -n 2 "$prog" stdin >"$out" 2>"$err" < <(seq 1 1000); rc=$?
     expect 0
     grep -q '^rank 0 read 1000 lines$' "$out" || fail "rank 0 did not get stdin" ;;
+  stale)
+    # A private TMPDIR, so that no other job's session directory is ever involved.
+    base=$(mktemp -d); export TMPDIR=$base
+    sleep 300 & live=$!
+    trap 'kill "$live" 2>/dev/null; rm -rf "$base"; rm -f "$out" "$err"' EXIT
+    # A launcher killed with SIGKILL takes its ranks with it but leaves its session directory.
+    setsid "$weftrun" -n 2 "$prog" hang >"$out" 2>"$err" </dev/null &
+    launcher=$!
+    for _ in $(seq 100); do [ "$(grep -c '^pid ' "$out")" -eq 2 ] && break; sleep 0.1; done
+    killed_ranks=$(awk '/^pid /{print $NF}' "$out")
+    kill -KILL "$launcher"; wait "$launcher" 2>/dev/null
+    killed_dir=$(ls -d "$base"/weftrun.* 2>/dev/null)
+    [ -n "$killed_dir" ] || fail "the killed launcher left no session directory to test with"
+    for pid in $killed_ranks; do
+      for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -0 "$pid" 2>/dev/null && fail "rank $pid outlived its SIGKILLed launcher"
+    done
+    # Others: one whose owner runs, one whose owner is gone, one whose pid was reused by another
+    # process, one just being made (no record yet), one with no record and an hour old.
+    mkdir "$base"/weftrun.live "$base"/weftrun.dead "$base"/weftrun.reused "$base"/weftrun.fresh \
+          "$base"/weftrun.old
+    echo "$live $(awk '{print $22}' /proc/$live/stat)" >"$base"/weftrun.live/owner
+    true & dead=$!; wait "$dead"
+    echo "$dead 1" >"$base"/weftrun.dead/owner
+    echo "$live 1" >"$base"/weftrun.reused/owner
+    touch -d '1 hour ago' "$base"/weftrun.old
+    run -n 2 "$prog" ok
+    expect 0
+    left=$(cd "$base" && ls -d weftrun.* | sort | tr '\n' ' ')
+    [ "$left" = "weftrun.fresh weftrun.live " ] ||
+      fail "after the next job, $base holds: $left (expected weftrun.fresh weftrun.live)"
+    rm -rf "$base"/weftrun.fresh "$base"/weftrun.live ;;
   *) echo "unknown case $case"; exit 2 ;;
 esac
 
