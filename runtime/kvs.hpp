@@ -37,8 +37,13 @@ class Kvs {
   virtual Status finalize() = 0;
 };
 
-// PMIx when this process was started by a PMIx server (PMIX_NAMESPACE is set), else singleton.
+// PMIx when this process was started by a PMIx server (PMIX_NAMESPACE is set), else singleton,
+// unless a launcher says this process is one of several tasks (see singleton_refused).
 Status make_kvs(std::unique_ptr<Kvs>* out);
+// An error when `getenv` shows a launcher that started this process as one of N > 1 tasks
+// without a PMIx server (srun --mpi=none, MPICH's PMI, Open MPI without PMIx): running as a
+// singleton would silently make N one-rank worlds. Success otherwise.
+Status singleton_refused(const std::function<const char*(const char*)>& getenv);
 std::unique_ptr<Kvs> make_singleton_kvs();
 Status make_pmix_kvs(std::unique_ptr<Kvs>* out);
 

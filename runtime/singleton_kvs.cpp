@@ -1,9 +1,11 @@
-// The in-memory Kvs of a process started without a launcher: a 1-rank world.
+// The in-memory Kvs of a process started without a launcher: a 1-rank world; and the choice
+// between it and PMIx.
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <string>
 
 #include "mpi.h"
 #include "runtime/kvs.hpp"
@@ -48,8 +50,33 @@ class SingletonKvs final : public Kvs {
 
 std::unique_ptr<Kvs> make_singleton_kvs() { return std::make_unique<SingletonKvs>(); }
 
+Status singleton_refused(const std::function<const char*(const char*)>& getenv) {
+  // The task count each launcher gives its tasks. SLURM_NTASKS is not one of them: a batch
+  // script sees its allocation's count but is a single process that may run a singleton.
+  struct Launcher {
+    const char* variable;
+    const char* fix;
+  };
+  static const Launcher kLaunchers[] = {
+      {"SLURM_STEP_NUM_TASKS", "launch it with srun --mpi=pmix (or with weftrun)"},
+      {"PMI_SIZE", "launch it with weftrun, or srun --mpi=pmix under Slurm"},
+      {"OMPI_COMM_WORLD_SIZE", "launch it with weftrun, or srun --mpi=pmix under Slurm"},
+  };
+  for (const Launcher& l : kLaunchers) {
+    const char* value = getenv(l.variable);
+    if (value == nullptr || std::atol(value) <= 1) continue;
+    return Status::error(MPI_ERR_OTHER,
+                         std::string("this process was started as one of ") + value +
+                             " tasks (" + l.variable + "=" + value +
+                             ") but no PMIx server is reachable, so each task would run as a "
+                             "separate one-rank world; " + l.fix);
+  }
+  return Status::success();
+}
+
 Status make_kvs(std::unique_ptr<Kvs>* out) {
   if (std::getenv("PMIX_NAMESPACE") == nullptr) {
+    WEFT_TRY(singleton_refused([](const char* name) -> const char* { return std::getenv(name); }));
     *out = make_singleton_kvs();
     return Status::success();
   }

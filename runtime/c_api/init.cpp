@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -25,8 +26,11 @@ int init_common(const char* fn, int required, int* provided) {
   int level = MPI_THREAD_SINGLE;
   weft::Status s = weft::world_init(required, &level);
   if (!s.ok()) {
+    // The initial error handler is MPI_ERRORS_ARE_FATAL (MPI 4.1 §9.3): a process that could
+    // not initialise ends here rather than run on as something it is not.
     std::fprintf(stderr, "weft: %s failed: %s\n", fn, s.message.c_str());
-    return weft::make_error_code(s.error_class, std::string(fn) + ": " + s.message);
+    std::fflush(nullptr);
+    std::exit(1);
   }
   if (provided != nullptr) *provided = level;
   return MPI_SUCCESS;
