@@ -1,6 +1,8 @@
-// Parsing of weftrun's options; everything after the first non-option word is the program.
+// Parsing of weftrun's options: the job's options, then app contexts separated by ':', each its
+// own options followed by the program and its arguments.
 #include "launcher/args.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -50,79 +52,155 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
     *value = arg.substr(name.size() + 1);
     return true;
   };
-  for (; i < argv.size(); ++i) {
-    const std::string& arg = argv[i];
-    if (arg.empty() || arg[0] != '-') break;
-    if (arg == "--") {
-      ++i;
-      break;
-    }
-    std::string value;
-    auto is = [&](const char* name) {
-      const std::string n = name;
-      return arg == n || (n.size() > 2 && arg.rfind(n + "=", 0) == 0);
-    };
-    if (arg == "-h" || arg == "--help") {
-      o.help = true;
-    } else if (arg == "--version" || arg == "-V") {
-      o.version = true;
-    } else if (arg == "--tag-output") {
-      o.tag_output = true;
-    } else if (is("-n") || is("-np") || is("--np") || is("--n")) {
-      const std::string name = arg.substr(0, arg.find('='));
-      if (!value_of(arg, name, &value)) return false;
-      if (!parse_positive_int(value, &o.nranks)) {
-        *error = "invalid number of ranks '" + value + "' for " + name + " (want an integer >= 1)";
-        return false;
-      }
-    } else if (is("--timeout")) {
-      if (!value_of(arg, "--timeout", &value)) return false;
-      if (!parse_seconds(value, &o.timeout_s)) {
-        *error = "invalid --timeout '" + value + "' (want seconds > 0)";
-        return false;
-      }
-    } else if (is("--bind-to")) {
-      if (!value_of(arg, "--bind-to", &value)) return false;
-      if (value == "core") {
-        o.binding = Binding::kCore;
-      } else if (value == "none") {
-        o.binding = Binding::kNone;
-      } else if (value == "auto") {
-        o.binding = Binding::kAuto;
-      } else {
-        *error = "invalid --bind-to '" + value + "' (want core, none or auto)";
-        return false;
-      }
-    } else if (arg == "-x") {
-      if (!value_of(arg, "-x", &value)) return false;
-      const size_t eq = value.find('=');
-      const std::string name = value.substr(0, eq);
-      if (!valid_env_name(name)) {
-        *error = "invalid environment variable name '" + name + "' for -x";
-        return false;
-      }
-      o.exports.emplace_back(name, eq == std::string::npos ? std::nullopt
-                                                           : std::optional(value.substr(eq + 1)));
-    } else if (is("--set")) {
-      if (!value_of(arg, "--set", &value)) return false;
-      const size_t eq = value.find('=');
-      if (eq == std::string::npos || !valid_env_name(value.substr(0, eq))) {
-        *error = "invalid --set '" + value + "' (want name=value)";
-        return false;
-      }
-      std::string name = value.substr(0, eq);
-      for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
-      if (name.rfind("WEFT_", 0) != 0) name = "WEFT_" + name;
-      o.settings.emplace_back(name, value.substr(eq + 1));
-    } else {
-      *error = "unknown option '" + arg + "' (try weftrun --help)";
+  // The NAME VALUE pair of -genv and -env.
+  auto name_value = [&](const std::string& option, std::string* name, std::string* value) {
+    if (i + 2 >= argv.size()) {
+      *error = "option " + option + " needs a name and a value";
       return false;
     }
+    *name = argv[++i];
+    *value = argv[++i];
+    if (!valid_env_name(*name)) {
+      *error = "invalid environment variable name '" + *name + "' for " + option;
+      return false;
+    }
+    return true;
+  };
+
+  for (bool first_context = true;; first_context = false) {
+    AppContext app;
+    for (; i < argv.size(); ++i) {
+      const std::string& arg = argv[i];
+      if (arg.empty() || arg[0] != '-') break;
+      if (arg == "--") {
+        ++i;
+        break;
+      }
+      std::string value;
+      auto is = [&](const char* name) {
+        const std::string n = name;
+        return arg == n || (n.size() > 2 && arg.rfind(n + "=", 0) == 0);
+      };
+      // Options of one app context, also accepted after ':'.
+      if (is("-n") || is("-np") || is("--np") || is("--n")) {
+        const std::string name = arg.substr(0, arg.find('='));
+        if (!value_of(arg, name, &value)) return false;
+        if (!parse_positive_int(value, &app.nranks)) {
+          *error = "invalid number of ranks '" + value + "' for " + name + " (want an integer >= 1)";
+          return false;
+        }
+        continue;
+      }
+      if (is("-wdir") || is("--wdir") || is("-wd") || is("--wd")) {
+        const std::string name = arg.substr(0, arg.find('='));
+        if (!value_of(arg, name, &value)) return false;
+        (first_context ? o.wdir : app.wdir) = value;
+        continue;
+      }
+      if (arg == "-env") {
+        std::string name;
+        if (!name_value(arg, &name, &value)) return false;
+        app.env.emplace_back(name, value);
+        continue;
+      }
+      if (!first_context) {
+        *error = "option " + arg + " applies to the whole job: give it before the first program";
+        return false;
+      }
+      // Options of the whole job.
+      if (arg == "-h" || arg == "--help") {
+        o.help = true;
+      } else if (arg == "--version" || arg == "-V") {
+        o.version = true;
+      } else if (arg == "--tag-output" || arg == "-l") {
+        o.tag_output = true;
+      } else if (is("--timeout")) {
+        if (!value_of(arg, "--timeout", &value)) return false;
+        if (!parse_seconds(value, &o.timeout_s)) {
+          *error = "invalid --timeout '" + value + "' (want seconds > 0)";
+          return false;
+        }
+      } else if (is("--bind-to")) {
+        if (!value_of(arg, "--bind-to", &value)) return false;
+        if (value == "core") {
+          o.binding = Binding::kCore;
+        } else if (value == "none") {
+          o.binding = Binding::kNone;
+        } else if (value == "auto") {
+          o.binding = Binding::kAuto;
+        } else {
+          *error = "invalid --bind-to '" + value + "' (want core, none or auto)";
+          return false;
+        }
+      } else if (arg == "-x") {
+        if (!value_of(arg, "-x", &value)) return false;
+        const size_t eq = value.find('=');
+        const std::string name = value.substr(0, eq);
+        if (!valid_env_name(name)) {
+          *error = "invalid environment variable name '" + name + "' for -x";
+          return false;
+        }
+        o.exports.emplace_back(name, eq == std::string::npos
+                                         ? std::nullopt
+                                         : std::optional(value.substr(eq + 1)));
+      } else if (arg == "-genv") {
+        std::string name;
+        if (!name_value(arg, &name, &value)) return false;
+        o.exports.emplace_back(name, value);
+      } else if (arg == "-genvlist" || arg == "-envlist") {
+        if (!value_of(arg, arg, &value)) return false;
+        for (size_t at = 0; at <= value.size();) {
+          const size_t comma = std::min(value.find(',', at), value.size());
+          const std::string name = value.substr(at, comma - at);
+          if (!valid_env_name(name)) {
+            *error = "invalid environment variable name '" + name + "' in " + arg;
+            return false;
+          }
+          o.exports.emplace_back(name, std::nullopt);
+          at = comma + 1;
+        }
+      } else if (arg == "-envall" || arg == "-genvall") {
+        // Every rank gets weftrun's whole environment anyway.
+      } else if (is("--set")) {
+        if (!value_of(arg, "--set", &value)) return false;
+        const size_t eq = value.find('=');
+        if (eq == std::string::npos || !valid_env_name(value.substr(0, eq))) {
+          *error = "invalid --set '" + value + "' (want name=value)";
+          return false;
+        }
+        std::string name = value.substr(0, eq);
+        for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+        if (name.rfind("WEFT_", 0) != 0) name = "WEFT_" + name;
+        o.settings.emplace_back(name, value.substr(eq + 1));
+      } else {
+        *error = "unknown option '" + arg + "' (try weftrun --help)";
+        return false;
+      }
+    }
+    for (; i < argv.size() && argv[i] != ":"; ++i) app.argv.push_back(argv[i]);
+    const bool more = i < argv.size();  // stopped at ':'
+    if (app.argv.empty()) {
+      if (more || !first_context) {
+        *error = "an app context has no program (usage: weftrun -n N ./a : -n M ./b)";
+        return false;
+      }
+      if (!o.help && !o.version) {
+        *error = "no program to run (usage: weftrun -n N program [args...])";
+        return false;
+      }
+      break;
+    }
+    o.apps.push_back(std::move(app));
+    if (!more) break;
+    ++i;  // past ':'
   }
-  for (; i < argv.size(); ++i) o.program.push_back(argv[i]);
-  if (o.program.empty() && !o.help && !o.version) {
-    *error = "no program to run (usage: weftrun -n N program [args...])";
-    return false;
+  o.nranks = 0;
+  for (const AppContext& app : o.apps) {
+    if (o.nranks > (1 << 20) - app.nranks) {
+      *error = "too many ranks in all (at most " + std::to_string(1 << 20) + ")";
+      return false;
+    }
+    o.nranks += app.nranks;
   }
   *out = std::move(o);
   return true;
@@ -130,12 +208,18 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
 
 std::string usage_text() {
   return "usage: weftrun [options] program [args...]   (also mpirun, mpiexec)\n"
+         "       weftrun [options] -n N prog [args] : -n M prog2 [args] ...   (MPMD)\n"
          "  -n, -np N          start N ranks (default 1); more ranks than cores is fine\n"
-         "  --tag-output       prefix every output line with [rank]\n"
+         "  -wdir DIR          the ranks' working directory (-wd, --wdir)\n"
+         "  -env VAR VALUE     set VAR in this program's ranks\n"
+         "  (these three may follow each ':' too; the options below apply to the whole job)\n"
+         "  --tag-output, -l   prefix every output line with [rank]\n"
          "  --timeout SECONDS  end the job if it runs longer (exit code 124)\n"
          "  --bind-to WHAT     core: pin each rank to a CPU; none; auto (default): pin when\n"
          "                     every rank gets a CPU of its own\n"
          "  -x VAR[=value]     pass VAR (its current value, or the one given) to the ranks\n"
+         "  -genv VAR VALUE    set VAR in every rank; -genvlist A,B passes A and B\n"
+         "  -envall, -genvall  accepted: every rank gets weftrun's environment anyway\n"
          "  --set name=value   set the Weft setting WEFT_<NAME> in every rank\n"
          "  -h, --help         this text;  --version  Weft's version\n";
 }

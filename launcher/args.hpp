@@ -9,21 +9,34 @@
 
 namespace weft::launcher {
 
-struct LaunchOptions {
+// One program of the job with its ranks (MPMD: weftrun -n 1 ./a : -n 3 ./b has two). Its ranks
+// follow those of the contexts before it, and MPI_APPNUM is its index.
+struct AppContext {
   int nranks = 1;
+  std::vector<std::string> argv;  // program and its arguments
+  std::string wdir;               // working directory ("" = weftrun's, or the job's -wdir)
+  // -env NAME VALUE: set for this context's ranks only.
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+struct LaunchOptions {
+  int nranks = 1;  // all contexts' ranks together
+  std::vector<AppContext> apps;
+  std::string wdir;  // -wdir before the first program: every context's default
   bool tag_output = false;
   double timeout_s = 0;  // 0 = no limit
   Binding binding = Binding::kAuto;
-  // -x VAR (value taken from weftrun's environment) or -x VAR=value.
+  // -x VAR (value taken from weftrun's environment), -x VAR=value, -genv VAR value.
   std::vector<std::pair<std::string, std::optional<std::string>>> exports;
   // --set name=value becomes WEFT_<NAME>=value in every rank.
   std::vector<std::pair<std::string, std::string>> settings;
-  std::vector<std::string> program;  // program and its arguments
   bool help = false;
   bool version = false;
 };
 
-// Parses argv (argv[0] is weftrun itself). On failure returns false and sets `error`.
+// Parses argv (argv[0] is weftrun itself): global options, then one or more app contexts
+// separated by ':' (each: its own -n, -wdir, -env, then the program and its arguments). On
+// failure returns false and sets `error`.
 bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::string* error);
 
 std::string usage_text();

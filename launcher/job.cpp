@@ -97,9 +97,21 @@ class Job {
 };
 
 std::string Job::start() {
-  std::string error;
-  const std::string program = resolve_program(options_.program[0], &error);
-  if (program.empty()) return error;
+  // Each app context's argv with its program found, and its working directory, checked now so
+  // that a mistake is one clear line before any rank starts.
+  std::vector<std::vector<std::string>> argvs;
+  std::vector<std::string> wdirs;
+  for (const AppContext& app : options_.apps) {
+    std::string error;
+    argvs.push_back(app.argv);
+    argvs.back()[0] = resolve_program(app.argv[0], &error);
+    if (argvs.back()[0].empty()) return error;
+    wdirs.push_back(app.wdir.empty() ? options_.wdir : app.wdir);
+    std::error_code ec;
+    if (!wdirs.back().empty() && !std::filesystem::is_directory(wdirs.back(), ec))
+      return "cannot use '" + wdirs.back() + "' as the working directory of " + app.argv[0] +
+             ": " + (ec ? ec.message() : "not a directory");
+  }
 
   // Launchers killed with SIGKILL could not remove their session directories: do it for them.
   remove_stale_session_dirs(temp_base());
@@ -117,22 +129,26 @@ std::string Job::start() {
   if (std::string e = server_.start(tmpdir_, wake_[1]); !e.empty()) return e;
   char host[256] = {};
   gethostname(host, sizeof host - 1);
-  JobLayout layout{"weft." + std::to_string(getpid()), host, options_.nranks};
+  JobLayout layout{"weft." + std::to_string(getpid()), host, options_.nranks, {}};
+  for (const AppContext& app : options_.apps) layout.app_sizes.push_back(app.nranks);
   if (std::string e = server_.register_job(layout); !e.empty()) return e;
 
-  std::vector<std::string> argv = options_.program;
-  argv[0] = program;
   const EnvMap common = job_environment(parse_environ(environ), options_);
   ranks_.resize(size_t(options_.nranks));
   const std::vector<int> cpus = plan_binding(options_.binding, options_.nranks, allowed_cpus());
-  for (int r = 0; r < options_.nranks; ++r) {
+  size_t app = 0;
+  for (int r = 0, app_end = options_.apps[0].nranks; r < options_.nranks; ++r) {
+    if (r == app_end) app_end += options_.apps[++app].nranks;
     EnvMap env = common;
+    for (const auto& [name, value] : options_.apps[app].env) env[name] = value;
     add_rank_identity(&env, r, options_.nranks);
     std::vector<std::string> env_strings = to_strings(env);
     if (std::string e = server_.add_client_env(r, &env_strings); !e.empty()) return e;
     Rank& rank = ranks_[size_t(r)];
     const int cpu = cpus[size_t(r)];
-    if (std::string e = spawn_rank(argv, env_strings, pgid_, r == 0, cpu, &rank.proc); !e.empty())
+    if (std::string e = spawn_rank(argvs[app], env_strings, wdirs[app], pgid_, r == 0, cpu,
+                                   &rank.proc);
+        !e.empty())
       return e;
     if (r == 0) pgid_ = rank.proc.pid;
     const std::string prefix = options_.tag_output ? "[" + std::to_string(r) + "] " : "";

@@ -88,6 +88,7 @@ std::string PmixServer::start(const std::string& tmpdir, int notify_fd) {
 std::string PmixServer::register_job(const JobLayout& job) {
   job_ = job;
   const uint32_t n = uint32_t(job.nranks), one = 1;
+  const uint32_t num_apps = job.app_sizes.empty() ? 1 : uint32_t(job.app_sizes.size());
   char* node_map = nullptr;
   char* proc_map = nullptr;
   pmix_status_t rc = PMIx_generate_regex(job.hostname.c_str(), &node_map);
@@ -100,7 +101,7 @@ std::string PmixServer::register_job(const JobLayout& job) {
   PMIx_Info_list_add(list, PMIX_JOB_SIZE, &n, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_UNIV_SIZE, &n, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_MAX_PROCS, &n, PMIX_UINT32);
-  PMIx_Info_list_add(list, PMIX_JOB_NUM_APPS, &one, PMIX_UINT32);
+  PMIx_Info_list_add(list, PMIX_JOB_NUM_APPS, &num_apps, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_NUM_NODES, &one, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_LOCAL_SIZE, &n, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_NODE_SIZE, &n, PMIX_UINT32);
@@ -110,8 +111,13 @@ std::string PmixServer::register_job(const JobLayout& job) {
   PMIx_Info_list_add(list, PMIX_PROC_MAP, proc_map, PMIX_REGEX);
   std::free(node_map);
   std::free(proc_map);
+  uint32_t appnum = 0;
+  int app_first = 0;  // the first rank of context `appnum`
   for (int r = 0; r < job.nranks; ++r) {
+    while (appnum + 1 < num_apps && r >= app_first + job.app_sizes[appnum])
+      app_first += job.app_sizes[appnum++];
     const pmix_rank_t rank = pmix_rank_t(r);
+    const pmix_rank_t app_rank = pmix_rank_t(r - app_first);
     const uint16_t local = uint16_t(r);
     const uint32_t zero = 0;
     void* proc = PMIx_Info_list_start();
@@ -120,7 +126,8 @@ std::string PmixServer::register_job(const JobLayout& job) {
     PMIx_Info_list_add(proc, PMIX_LOCAL_RANK, &local, PMIX_UINT16);
     PMIx_Info_list_add(proc, PMIX_NODE_RANK, &local, PMIX_UINT16);
     PMIx_Info_list_add(proc, PMIX_NODEID, &zero, PMIX_UINT32);
-    PMIx_Info_list_add(proc, PMIX_APPNUM, &zero, PMIX_UINT32);
+    PMIx_Info_list_add(proc, PMIX_APPNUM, &appnum, PMIX_UINT32);
+    PMIx_Info_list_add(proc, PMIX_APP_RANK, &app_rank, PMIX_PROC_RANK);
     PMIx_Info_list_add(proc, PMIX_HOSTNAME, job.hostname.c_str(), PMIX_STRING);
     pmix_data_array_t array;
     PMIx_Info_list_convert(proc, &array);

@@ -18,6 +18,8 @@ struct JobLayout {
   std::string nspace;
   std::string hostname;
   int nranks = 1;
+  // Ranks per app context, in order (MPMD); their sum is nranks. Empty: one context.
+  std::vector<int> app_sizes;
 };
 
 class PmixServer {

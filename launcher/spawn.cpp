@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 namespace weft::launcher {
 namespace {
@@ -32,7 +33,8 @@ bool executable_file(const std::string& path) {
 
 std::string resolve_program(const std::string& program, std::string* error) {
   if (program.find('/') != std::string::npos) {
-    if (executable_file(program)) return program;
+    // Absolute, so that a rank started in another working directory (-wdir) still finds it.
+    if (executable_file(program)) return std::filesystem::absolute(program).string();
     *error = "cannot execute '" + program + "': " +
              (access(program.c_str(), F_OK) == 0 ? "not an executable file" : std::strerror(errno));
     return {};
@@ -52,7 +54,8 @@ std::string resolve_program(const std::string& program, std::string* error) {
 }
 
 std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                       pid_t pgid, bool with_stdin, int cpu, RankProcess* out) {
+                       const std::string& wdir, pid_t pgid, bool with_stdin, int cpu,
+                       RankProcess* out) {
   int out_pipe[2], err_pipe[2], in_pipe[2] = {-1, -1};
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
       (with_stdin && pipe2(in_pipe, O_CLOEXEC) != 0))
@@ -76,8 +79,13 @@ std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<s
     dup2(in, STDIN_FILENO);
     dup2(out_pipe[1], STDOUT_FILENO);
     dup2(err_pipe[1], STDERR_FILENO);
+    const char* msg = "weftrun: cannot change to the working directory\n";
+    if (!wdir.empty() && chdir(wdir.c_str()) != 0) {
+      (void)!write(STDERR_FILENO, msg, std::strlen(msg));
+      _exit(127);
+    }
     execve(args[0], args.data(), envp.data());
-    const char* msg = "weftrun: exec failed\n";
+    msg = "weftrun: exec failed\n";
     (void)!write(STDERR_FILENO, msg, std::strlen(msg));
     _exit(127);
   }

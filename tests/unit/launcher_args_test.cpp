@@ -38,9 +38,10 @@ TEST_CASE("rank count in every spelling") {
 
 TEST_CASE("the program and its own options are kept as given") {
   LaunchOptions o = parse_ok({"-n", "2", "./app", "-n", "7", "--tag-output"});
-  CHECK(o.program == std::vector<std::string>{"./app", "-n", "7", "--tag-output"});
+  REQUIRE(o.apps.size() == 1);
+  CHECK(o.apps[0].argv == std::vector<std::string>{"./app", "-n", "7", "--tag-output"});
   CHECK_FALSE(o.tag_output);
-  CHECK(parse_ok({"--", "-weird"}).program == std::vector<std::string>{"-weird"});
+  CHECK(parse_ok({"--", "-weird"}).apps[0].argv == std::vector<std::string>{"-weird"});
 }
 
 TEST_CASE("flags, timeout, exports and settings") {
@@ -55,6 +56,41 @@ TEST_CASE("flags, timeout, exports and settings") {
   CHECK(o.exports[1].second == std::optional<std::string>("1=2"));
   REQUIRE(o.settings.size() == 1);
   CHECK(o.settings[0] == std::pair<std::string, std::string>("WEFT_SPIN_US", "0"));
+}
+
+TEST_CASE("MPMD: app contexts separated by ':' with their own counts, directories and env") {
+  LaunchOptions o = parse_ok({"-l", "-wdir", "/tmp", "-n", "1", "./a", "x", ":", "-np", "3",
+                              "-wdir", "/var", "-env", "K", "v", "./b", "y", "z", ":", "./c"});
+  CHECK(o.tag_output);
+  CHECK(o.nranks == 5);
+  CHECK(o.wdir == "/tmp");
+  REQUIRE(o.apps.size() == 3);
+  CHECK(o.apps[0].nranks == 1);
+  CHECK(o.apps[0].argv == std::vector<std::string>{"./a", "x"});
+  CHECK(o.apps[0].wdir.empty());
+  CHECK(o.apps[1].nranks == 3);
+  CHECK(o.apps[1].argv == std::vector<std::string>{"./b", "y", "z"});
+  CHECK(o.apps[1].wdir == "/var");
+  CHECK(o.apps[1].env == std::vector<std::pair<std::string, std::string>>{{"K", "v"}});
+  CHECK(o.apps[2].nranks == 1);
+  CHECK(o.apps[2].argv == std::vector<std::string>{"./c"});
+}
+
+TEST_CASE("MPICH (Hydra) spellings") {
+  LaunchOptions o = parse_ok({"-genv", "A", "1", "-genvlist", "B,C", "-envall", "-n", "2", "./a"});
+  REQUIRE(o.exports.size() == 3);
+  CHECK(o.exports[0] == std::pair<std::string, std::optional<std::string>>("A", "1"));
+  CHECK(o.exports[1] == std::pair<std::string, std::optional<std::string>>("B", std::nullopt));
+  CHECK(o.exports[2].first == "C");
+  CHECK(o.nranks == 2);
+}
+
+TEST_CASE("MPMD mistakes are named") {
+  CHECK(parse_error({"-n", "1", "./a", ":"}).find("no program") != std::string::npos);
+  CHECK(parse_error({"-n", "1", "./a", ":", ":", "./b"}).find("no program") != std::string::npos);
+  CHECK(parse_error({"./a", ":", "--timeout", "3", "./b"}).find("whole job") != std::string::npos);
+  CHECK(parse_error({"-genv", "A"}).find("-genv needs a name and a value") != std::string::npos);
+  CHECK(parse_error({"-genvlist", "A,,B", "./a"}).find("''") != std::string::npos);
 }
 
 TEST_CASE("help and version need no program") {
