@@ -4,9 +4,12 @@
 set -u
 weftrun=$1 prog=$2 case=$3
 out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+# A private TMPDIR: the session directories checked are this test's alone, whatever other jobs
+# run on the machine meanwhile.
+base=$(mktemp -d); export TMPDIR=$base
+trap 'rm -f "$out" "$err"; rm -rf "$base"' EXIT
 shm_before=$(ls /dev/shm | sort)
-tmp_before=$(ls -d "${TMPDIR:-/tmp}"/weftrun.* 2>/dev/null | sort)
+tmp_before=$(ls -d "$TMPDIR"/weftrun.* 2>/dev/null | sort)
 fail() { echo "FAIL [$case]: $*"; echo "--- stdout"; head -c 2000 "$out"; echo "--- stderr"; head -c 2000 "$err"; exit 1; }
 
 run() {  # run weftrun with a hard outer bound so a launcher bug cannot hang the suite
@@ -50,8 +53,6 @@ case $case in
     expect 0
     grep -q '^rank 0 read 1000 lines$' "$out" || fail "rank 0 did not get stdin" ;;
   stale)
-    # A private TMPDIR, so that no other job's session directory is ever involved.
-    base=$(mktemp -d); export TMPDIR=$base
     sleep 300 & live=$!
     trap 'kill "$live" 2>/dev/null; rm -rf "$base"; rm -f "$out" "$err"' EXIT
     # A launcher killed with SIGKILL takes its ranks with it but leaves its session directory.
@@ -91,6 +92,6 @@ done
 sleep 0.2
 new_shm=$(comm -13 <(echo "$shm_before") <(ls /dev/shm | sort))
 [ -z "$new_shm" ] || fail "left in /dev/shm: $new_shm"
-new_tmp=$(comm -13 <(echo "$tmp_before") <(ls -d "${TMPDIR:-/tmp}"/weftrun.* 2>/dev/null | sort))
+new_tmp=$(comm -13 <(echo "$tmp_before") <(ls -d "$TMPDIR"/weftrun.* 2>/dev/null | sort))
 [ -z "$new_tmp" ] || fail "PMIx directory left behind: $new_tmp"
 echo "PASS [$case]"
