@@ -29,9 +29,14 @@ class PmixKvs final : public Kvs {
     job_.local_size = int(read_number(PMIX_LOCAL_SIZE, true, 1));
     job_.local_rank = int(read_number(PMIX_LOCAL_RANK, false, 0));
     job_.appnum = int(read_number(PMIX_APPNUM, false, 0));
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
-    job_.hostname = host;
+    // The node as the launcher planned it (two simulated hosts on one machine are two nodes);
+    // the machine's own name only where the server says nothing.
+    job_.hostname = read_string(PMIX_HOSTNAME);
+    if (job_.hostname.empty()) {
+      char host[256] = {};
+      gethostname(host, sizeof host - 1);
+      job_.hostname = host;
+    }
     return Status::success();
   }
   ~PmixKvs() override {
@@ -111,6 +116,14 @@ class PmixKvs final : public Kvs {
   }
 
  private:
+  // A string key of this process, or "".
+  std::string read_string(const char* key) {
+    pmix_value_t* v = nullptr;
+    if (PMIx_Get(&me_, key, nullptr, 0, &v) != PMIX_SUCCESS || v == nullptr) return {};
+    std::string out = v->type == PMIX_STRING && v->data.string != nullptr ? v->data.string : "";
+    PMIX_VALUE_RELEASE(v);
+    return out;
+  }
   // A numeric key of the job (wildcard rank) or of this process, whatever its integer type.
   uint64_t read_number(const char* key, bool job_level, uint64_t fallback) {
     pmix_proc_t who;

@@ -101,8 +101,13 @@ int PMPI_Is_thread_main(int* flag) {
 
 int PMPI_Get_processor_name(char* name, int* resultlen) {
   if (name == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
+  // The node's name as the launcher planned it, once MPI knows it.
   char host[MPI_MAX_PROCESSOR_NAME] = {};
-  gethostname(host, sizeof host - 1);
+  if (world().phase == weft::Phase::kRunning && world().kvs) {
+    world().kvs->job().hostname.copy(host, sizeof host - 1);
+  } else {
+    gethostname(host, sizeof host - 1);
+  }
   copy_string(host, name, resultlen, MPI_MAX_PROCESSOR_NAME);
   return MPI_SUCCESS;
 }

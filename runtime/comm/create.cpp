@@ -136,9 +136,10 @@ Status comm_split(Comm& parent, int color, int key, MPI_Comm* out) {
 }
 
 Status comm_split_type(Comm& parent, int split_type, int key, MPI_Comm* out) {
-  // Host names, gathered so that each rank can find the first rank on its node: the color.
+  // Node names (the launcher's, see Kvs), gathered so that each rank can find the first rank on
+  // its node: the color.
   char host[MPI_MAX_PROCESSOR_NAME] = {};
-  gethostname(host, sizeof host - 1);
+  world().kvs->job().hostname.copy(host, sizeof host - 1);
   std::vector<char> hosts(size_t(parent.size) * sizeof host);
   WEFT_TRY(allgather(parent, host, sizeof host, hosts.data()));
   int color = MPI_UNDEFINED;
