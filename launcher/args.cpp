@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 namespace weft::launcher {
 namespace {
@@ -67,6 +69,7 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
     return true;
   };
 
+  bool count_given = false;  // -n for the first (or only) context
   for (bool first_context = true;; first_context = false) {
     AppContext app;
     for (; i < argv.size(); ++i) {
@@ -89,6 +92,7 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
           *error = "invalid number of ranks '" + value + "' for " + name + " (want an integer >= 1)";
           return false;
         }
+        count_given = count_given || first_context;
         continue;
       }
       if (is("-wdir") || is("--wdir") || is("-wd") || is("--wd")) {
@@ -159,6 +163,45 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
           o.exports.emplace_back(name, std::nullopt);
           at = comma + 1;
         }
+      } else if (is("--host") || arg == "-H" || arg == "-hosts" || arg == "-host") {
+        const std::string name = arg.substr(0, arg.find('='));
+        if (!value_of(arg, name, &value)) return false;
+        if (!parse_host_list(value, &o.hosts, error)) return false;
+      } else if (is("--hostfile") || is("--machinefile") || arg == "-f" || arg == "-hostfile" ||
+                 arg == "-machinefile") {
+        const std::string name = arg.substr(0, arg.find('='));
+        if (!value_of(arg, name, &value)) return false;
+        std::ifstream file(value);
+        std::stringstream text;
+        text << file.rdbuf();
+        if (!file) {
+          *error = "cannot read hostfile '" + value + "' given with " + name;
+          return false;
+        }
+        if (!parse_hostfile(text.str(), value, &o.hosts, error)) return false;
+      } else if (is("--map-by")) {
+        if (!value_of(arg, "--map-by", &value)) return false;
+        if (value == "slot") {
+          o.map_by = MapBy::kSlot;
+        } else if (value == "node") {
+          o.map_by = MapBy::kNode;
+        } else {
+          *error = "invalid --map-by '" + value + "' (want slot or node)";
+          return false;
+        }
+      } else if (is("--npernode") || arg == "-N" || arg == "-ppn") {
+        const std::string name = arg.substr(0, arg.find('='));
+        if (!value_of(arg, name, &value)) return false;
+        if (!parse_positive_int(value, &o.per_node)) {
+          *error = "invalid count '" + value + "' for " + name + " (want an integer >= 1)";
+          return false;
+        }
+      } else if (is("--launch-agent")) {
+        if (!value_of(arg, "--launch-agent", &value)) return false;
+        o.launch_agent = value;
+      } else if (is("--launcher-address")) {
+        if (!value_of(arg, "--launcher-address", &value)) return false;
+        o.launcher_address = value;
       } else if (arg == "-envall" || arg == "-genvall") {
         // Every rank gets weftrun's whole environment anyway.
       } else if (is("--set")) {
@@ -194,6 +237,17 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
     if (!more) break;
     ++i;  // past ':'
   }
+  // With hosts and no count, one rank per slot (or --npernode per host), as Open MPI does.
+  if (!count_given && o.apps.size() == 1 && !o.hosts.empty()) {
+    long slots = 0;
+    std::vector<std::string> names;
+    for (const HostSlots& h : o.hosts) {
+      slots += h.slots;
+      if (std::find(names.begin(), names.end(), h.name) == names.end()) names.push_back(h.name);
+    }
+    if (o.per_node > 0) slots = long(o.per_node) * long(names.size());
+    o.apps[0].nranks = int(std::min(slots, long(1 << 20)));
+  }
   o.nranks = 0;
   for (const AppContext& app : o.apps) {
     if (o.nranks > (1 << 20) - app.nranks) {
@@ -221,6 +275,13 @@ std::string usage_text() {
          "  -genv VAR VALUE    set VAR in every rank; -genvlist A,B passes A and B\n"
          "  -envall, -genvall  accepted: every rank gets weftrun's environment anyway\n"
          "  --set name=value   set the Weft setting WEFT_<NAME> in every rank\n"
+         "  --host H1:N,H2:M   run on these hosts (-H, -hosts), N and M slots (default 1)\n"
+         "  --hostfile FILE    hosts from a file (-f, -machinefile): 'host slots=N' or 'host:N'\n"
+         "  --map-by slot|node fill each host's slots in turn (default), or deal round-robin\n"
+         "  --npernode N       exactly N ranks per host (-N, -ppn)\n"
+         "  --launch-agent CMD how weftd starts on other hosts; {host} is replaced\n"
+         "                     (default: ssh -x -o BatchMode=yes -o ConnectTimeout=10 {host})\n"
+         "  --launcher-address ADDR[:PORT]  where the daemons connect back to (default: found)\n"
          "  -h, --help         this text;  --version  Weft's version\n";
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "launcher/binding.hpp"
+#include "launcher/hosts.hpp"
 
 namespace weft::launcher {
 
@@ -25,6 +26,13 @@ struct LaunchOptions {
   std::string wdir;  // -wdir before the first program: every context's default
   bool tag_output = false;
   double timeout_s = 0;  // 0 = no limit
+  // Placement: --host/--hostfile entries (none: every rank on this machine), --map-by,
+  // --npernode; weftd is started on the other hosts through `launch_agent`.
+  std::vector<HostSlots> hosts;
+  MapBy map_by = MapBy::kSlot;
+  int per_node = 0;
+  std::string launch_agent = "ssh -x -o BatchMode=yes -o ConnectTimeout=10 {host}";
+  std::string launcher_address;  // ADDR[:PORT] the daemons connect back to ("" = found)
   Binding binding = Binding::kAuto;
   // -x VAR (value taken from weftrun's environment), -x VAR=value, -genv VAR value.
   std::vector<std::pair<std::string, std::optional<std::string>>> exports;

@@ -13,13 +13,17 @@ std::string signal_name(int sig) {
   return abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
 }
 
-std::string describe_rank_end(int rank, pid_t pid, int wait_status) {
-  const std::string who = "rank " + std::to_string(rank) + " (pid " + std::to_string(pid) + ")";
+std::string describe_status(int wait_status) {
   if (WIFSIGNALED(wait_status)) {
     const int sig = WTERMSIG(wait_status);
-    return who + " killed by " + signal_name(sig) + " (" + strsignal(sig) + ")";
+    return "killed by " + signal_name(sig) + " (" + strsignal(sig) + ")";
   }
-  return who + " exited with code " + std::to_string(WEXITSTATUS(wait_status));
+  return "exited with code " + std::to_string(WEXITSTATUS(wait_status));
+}
+
+std::string describe_rank_end(int rank, pid_t pid, int wait_status) {
+  return "rank " + std::to_string(rank) + " (pid " + std::to_string(pid) + ") " +
+         describe_status(wait_status);
 }
 
 int exit_code_for(int wait_status) {

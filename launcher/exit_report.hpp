@@ -8,6 +8,8 @@ namespace weft::launcher {
 
 // "SIGSEGV" for 11 etc.; "signal N" when unknown.
 std::string signal_name(int sig);
+// "exited with code 3" or "killed by SIGSEGV (Segmentation fault)".
+std::string describe_status(int wait_status);
 // One line for a rank that ended badly, from its waitpid() status, e.g.
 // "rank 2 (pid 4711) killed by SIGSEGV (Segmentation fault)" or "rank 1 (pid 9) exited with code 3".
 std::string describe_rank_end(int rank, pid_t pid, int wait_status);

@@ -1,30 +1,32 @@
 // The job's event loop. Policy: the first failing rank (non-zero exit or signal), MPI_Abort (also
-// used by libweft for a rank that exits 0 without MPI_Finalize), SIGINT/SIGTERM/SIGHUP or --timeout ends the job: one
-// line says why, the ranks' process group gets SIGTERM (SIGKILL 0.5 s later), every rank is
-// reaped and its output drained, the PMIx files are removed, and that cause's code is returned.
+// used by libweft for a rank that exits 0 without MPI_Finalize), a lost node, SIGINT/SIGTERM/SIGHUP
+// or --timeout ends the job: one line says why, every rank gets SIGTERM (SIGKILL 0.5 s later),
+// every rank is reaped and its output drained, the PMIx files are removed, and that cause's code
+// is returned. Ranks on this machine are weftrun's children; those on other hosts are weftd's.
 #include "launcher/job.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 
 #include "launcher/exit_report.hpp"
 #include "launcher/io_forward.hpp"
+#include "launcher/local_ranks.hpp"
 #include "launcher/pmix_server.hpp"
 #include "launcher/rank_env.hpp"
+#include "launcher/remote_nodes.hpp"
 #include "launcher/session_dir.hpp"
-#include "launcher/binding.hpp"
 #include "launcher/spawn.hpp"
 
 extern char** environ;
@@ -32,8 +34,9 @@ extern char** environ;
 namespace weft::launcher {
 namespace {
 
-constexpr double kKillGraceS = 0.5;  // SIGTERM, then SIGKILL after this long
-constexpr double kDrainS = 1.0;      // output still open this long after all ranks ended is dropped
+constexpr double kKillGraceS = 0.5;    // SIGTERM, then SIGKILL after this long
+constexpr double kDrainS = 1.0;        // output still open this long after all ranks ended is dropped
+constexpr double kNodeReportS = 5.0;   // how long an ending job waits for other nodes' reports
 
 int g_wake_fd = -1;  // write end of the self-pipe, for the signal handler
 
@@ -50,73 +53,131 @@ double now_s() {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-struct Rank {
-  RankProcess proc;
+std::string this_host() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return host;
+}
+
+// A host name that means the machine weftrun runs on.
+bool is_this_host(const std::string& name) {
+  const std::string me = this_host();
+  return name == "localhost" || name == "127.0.0.1" || name == me ||
+         name == me.substr(0, me.find('.'));
+}
+
+struct RankState {
+  pid_t pid = -1;
+  bool ended = false;
   std::unique_ptr<LineForwarder> out, err;
-  bool running = true;
 };
 
-class Job {
+class Job final : public RemoteNodes::Events {
  public:
   explicit Job(const LaunchOptions& o) : options_(o) {}
   int run();
 
+  void rank_started(int rank, pid_t pid) override {
+    if (valid(rank)) ranks_[size_t(rank)].pid = pid;
+  }
+  void rank_output(int rank, int stream, const std::string& bytes) override {
+    if (valid(rank)) forward(rank, stream, bytes.data(), bytes.size());
+  }
+  void rank_exited(int rank, int wait_status) override {
+    if (valid(rank)) rank_ended(rank, wait_status);
+  }
+  void rank_aborted(int rank, int code, const std::string& message) override;
+  void fence_arrived(int node, uint32_t fence, const std::string& blob) override;
+  void node_failed(int node, const std::string& why) override;
+
  private:
+  std::string plan();
   std::string start();
   void loop();
   void end_job(const std::string& why, int code);
+  void rank_ended(int rank, int wait_status);
+  void forward(int rank, int stream, const char* data, size_t len);
   void handle_wakeup();
-  void reap();
   void pump_stdin();
-  void close_fd(int* fd) {
-    if (*fd >= 0) close(*fd);
-    *fd = -1;
+  bool valid(int rank) const { return rank >= 0 && size_t(rank) < ranks_.size(); }
+  std::string where(int rank) const {
+    return spec_.nodes.size() > 1 ? " on " + spec_.nodes[size_t(spec_.node_of_rank[size_t(rank)])]
+                                  : std::string();
   }
-  bool output_open() const {
-    for (const Rank& r : ranks_)
-      if (r.proc.out_fd >= 0 || r.proc.err_fd >= 0) return true;
-    return false;
-  }
-  int running_count() const {
-    int n = 0;
-    for (const Rank& r : ranks_) n += r.running;
-    return n;
-  }
+  int running_count() const { return int(ranks_.size()) - ended_; }
 
   const LaunchOptions& options_;
+  JobSpec spec_;
+  int local_node_ = -1;  // the node that is this machine, if any
   PmixServer server_;
+  LocalRanks local_;
+  RemoteNodes remote_;
+  std::vector<RankState> ranks_;
+  int ended_ = 0;
+  // Fences gathering every node's blob: by number, the blobs so far and this node's pending one.
+  struct Gather {
+    std::string all;
+    size_t nodes = 0;
+    void* local = nullptr;
+  };
+  std::map<uint32_t, Gather> fences_;
+  uint32_t local_fences_ = 0;
   std::string tmpdir_;
   int wake_[2] = {-1, -1};
-  pid_t pgid_ = 0;
-  std::vector<Rank> ranks_;
   std::optional<int> exit_code_;  // set once the job is ending
   double kill_at_ = 0;             // when SIGKILL follows SIGTERM
+  double give_up_at_ = 0;          // when an ending job stops waiting for other nodes
   bool killed_ = false;
   std::string stdin_pending_;
   bool stdin_open_ = true;
 };
 
-std::string Job::start() {
-  // Each app context's argv with its program found, and its working directory, checked now so
-  // that a mistake is one clear line before any rank starts.
-  std::vector<std::vector<std::string>> argvs;
-  std::vector<std::string> wdirs;
-  for (const AppContext& app : options_.apps) {
+// The JobSpec: placement, app contexts with their programs found, the common environment.
+std::string Job::plan() {
+  Placement placement;
+  if (options_.hosts.empty()) {
+    placement.nodes = {this_host()};
+    placement.node_of_rank.assign(size_t(options_.nranks), 0);
+  } else {
     std::string error;
-    argvs.push_back(app.argv);
-    argvs.back()[0] = resolve_program(app.argv[0], &error);
-    if (argvs.back()[0].empty()) return error;
-    wdirs.push_back(app.wdir.empty() ? options_.wdir : app.wdir);
-    std::error_code ec;
-    if (!wdirs.back().empty() && !std::filesystem::is_directory(wdirs.back(), ec))
-      return "cannot use '" + wdirs.back() + "' as the working directory of " + app.argv[0] +
-             ": " + (ec ? ec.message() : "not a directory");
+    if (!place_ranks(options_.hosts, options_.nranks, options_.map_by, options_.per_node,
+                     &placement, &error))
+      return error;
   }
+  spec_.nspace = "weft." + std::to_string(getpid());
+  spec_.nodes = placement.nodes;
+  spec_.node_of_rank = placement.node_of_rank;
+  for (size_t n = 0; n < spec_.nodes.size() && local_node_ < 0; ++n)
+    if (options_.hosts.empty() || is_this_host(spec_.nodes[n])) local_node_ = int(n);
+  // Each app context's program found and directory checked now, so that a mistake is one clear
+  // line before any rank starts (other hosts are assumed to have the same paths).
+  for (const AppContext& given : options_.apps) {
+    AppContext app = given;
+    std::string error;
+    app.argv[0] = resolve_program(given.argv[0], &error);
+    if (app.argv[0].empty()) return error;
+    if (app.wdir.empty()) app.wdir = options_.wdir;
+    std::error_code ec;
+    if (!app.wdir.empty() && !std::filesystem::is_directory(app.wdir, ec))
+      return "cannot use '" + app.wdir + "' as the working directory of " + given.argv[0] + ": " +
+             (ec ? ec.message() : "not a directory");
+    spec_.apps.push_back(std::move(app));
+  }
+  spec_.env = to_strings(
+      job_environment(parse_environ(environ), options_, spec_.nodes.size() == 1));
+  spec_.tag_output = options_.tag_output;
+  spec_.binding = int(options_.binding);
+  ranks_.resize(size_t(spec_.nranks()));
+  for (size_t r = 0; r < ranks_.size(); ++r) {
+    const std::string prefix = options_.tag_output ? "[" + std::to_string(r) + "] " : "";
+    ranks_[r].out = std::make_unique<LineForwarder>(STDOUT_FILENO, prefix);
+    ranks_[r].err = std::make_unique<LineForwarder>(STDERR_FILENO, prefix);
+  }
+  return {};
+}
 
-  // Launchers killed with SIGKILL could not remove their session directories: do it for them.
-  remove_stale_session_dirs(temp_base());
-  if (std::string e = create_session_dir(temp_base(), &tmpdir_); !e.empty()) return e;
-
+std::string Job::start() {
+  if (std::string e = plan(); !e.empty()) return e;
   if (pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) return std::string("pipe: ") + std::strerror(errno);
   g_wake_fd = wake_[1];
   struct sigaction sa {};
@@ -126,36 +187,27 @@ std::string Job::start() {
   for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
-  if (std::string e = server_.start(tmpdir_, wake_[1]); !e.empty()) return e;
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  JobLayout layout{"weft." + std::to_string(getpid()), host, options_.nranks, {}};
-  for (const AppContext& app : options_.apps) layout.app_sizes.push_back(app.nranks);
-  if (std::string e = server_.register_job(layout); !e.empty()) return e;
-
-  const EnvMap common = job_environment(parse_environ(environ), options_);
-  ranks_.resize(size_t(options_.nranks));
-  const std::vector<int> cpus = plan_binding(options_.binding, options_.nranks, allowed_cpus());
-  size_t app = 0;
-  for (int r = 0, app_end = options_.apps[0].nranks; r < options_.nranks; ++r) {
-    if (r == app_end) app_end += options_.apps[++app].nranks;
-    EnvMap env = common;
-    for (const auto& [name, value] : options_.apps[app].env) env[name] = value;
-    add_rank_identity(&env, r, options_.nranks);
-    std::vector<std::string> env_strings = to_strings(env);
-    if (std::string e = server_.add_client_env(r, &env_strings); !e.empty()) return e;
-    Rank& rank = ranks_[size_t(r)];
-    const int cpu = cpus[size_t(r)];
-    if (std::string e = spawn_rank(argvs[app], env_strings, wdirs[app], pgid_, r == 0, cpu,
-                                   &rank.proc);
+  std::vector<int> others;
+  for (size_t n = 0; n < spec_.nodes.size(); ++n)
+    if (int(n) != local_node_) others.push_back(int(n));
+  if (!others.empty()) {
+    if (std::string e = remote_.start(spec_, others, options_.launch_agent,
+                                      options_.launcher_address);
         !e.empty())
       return e;
-    if (r == 0) pgid_ = rank.proc.pid;
-    const std::string prefix = options_.tag_output ? "[" + std::to_string(r) + "] " : "";
-    rank.out = std::make_unique<LineForwarder>(STDOUT_FILENO, prefix);
-    rank.err = std::make_unique<LineForwarder>(STDERR_FILENO, prefix);
   }
-  return {};
+  if (local_node_ < 0) return {};
+  // Launchers killed with SIGKILL could not remove their session directories: do it for them.
+  remove_stale_session_dirs(temp_base());
+  if (std::string e = create_session_dir(temp_base(), &tmpdir_); !e.empty()) return e;
+  if (std::string e = server_.start(tmpdir_, wake_[1], spec_.nodes[size_t(local_node_)],
+                                    local_node_);
+      !e.empty())
+    return e;
+  if (std::string e = server_.register_job(spec_, local_node_); !e.empty()) return e;
+  std::string e = local_.start(spec_, local_node_, &server_, spec_.node_of_rank[0] == local_node_);
+  for (int r : spec_.ranks_on(local_node_)) ranks_[size_t(r)].pid = local_.pid_of(r);
+  return e;
 }
 
 void Job::end_job(const std::string& why, int code) {
@@ -163,23 +215,54 @@ void Job::end_job(const std::string& why, int code) {
   exit_code_ = code;
   std::fprintf(stderr, "weftrun: %s\n", why.c_str());
   std::fflush(stderr);
-  if (pgid_ > 0) killpg(pgid_, SIGTERM);
+  local_.signal_all(SIGTERM);
+  remote_.signal_ranks(SIGTERM);
   kill_at_ = now_s() + kKillGraceS;
+  give_up_at_ = now_s() + kNodeReportS;
 }
 
-void Job::reap() {
+void Job::rank_ended(int rank, int wait_status) {
+  RankState& r = ranks_[size_t(rank)];
+  if (r.ended) return;
+  r.ended = true;
+  ++ended_;
+  if (exit_code_) return;  // already ending: this is our own kill
+  if (is_failure(wait_status))
+    end_job(describe_rank_end(rank, r.pid, wait_status) + where(rank) + "; ending the job",
+            exit_code_for(wait_status));
+}
+
+void Job::rank_aborted(int rank, int code, const std::string& message) {
+  if (!valid(rank)) return;
+  end_job("rank " + std::to_string(rank) + " (pid " + std::to_string(ranks_[size_t(rank)].pid) +
+              ")" + where(rank) + " aborted the job with code " + std::to_string(code) + ": " +
+              message,
+          code);
+}
+
+void Job::fence_arrived(int node, uint32_t fence, const std::string& blob) {
+  (void)node;
+  Gather& g = fences_[fence];
+  g.all += blob;
+  if (++g.nodes < spec_.nodes.size()) return;
+  if (g.local != nullptr) server_.complete_fence(g.local, g.all);
+  remote_.send_fence(fence, g.all);
+  fences_.erase(fence);
+}
+
+void Job::node_failed(int node, const std::string& why) {
   for (size_t r = 0; r < ranks_.size(); ++r) {
-    Rank& rank = ranks_[r];
-    if (!rank.running) continue;
-    int status = 0;
-    if (waitpid(rank.proc.pid, &status, WNOHANG) != rank.proc.pid) continue;
-    rank.running = false;
-    close_fd(&rank.proc.in_fd);
-    if (exit_code_) continue;  // already ending: this is our own kill
-    if (is_failure(status))
-      end_job(describe_rank_end(int(r), rank.proc.pid, status) + "; ending the job",
-              exit_code_for(status));
+    if (spec_.node_of_rank[r] != node || ranks_[r].ended) continue;
+    ranks_[r].ended = true;
+    ++ended_;
   }
+  end_job(why + "; ending the job", 1);
+}
+
+void Job::forward(int rank, int stream, const char* data, size_t len) {
+  LineForwarder& fwd = stream == 2 ? *ranks_[size_t(rank)].err : *ranks_[size_t(rank)].out;
+  if (len > 0) fwd.feed(data, len);
+  else fwd.flush();
 }
 
 void Job::handle_wakeup() {
@@ -189,51 +272,59 @@ void Job::handle_wakeup() {
     for (ssize_t i = 0; i < n; ++i) {
       const int sig = bytes[i];
       if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
-        if (pgid_ > 0) killpg(pgid_, sig);
+        local_.signal_all(sig);
+        remote_.signal_ranks(sig);
         end_job("received " + signal_name(sig) + "; ending the job (" +
                     std::to_string(running_count()) + " ranks running)",
                 128 + sig);
       }
     }
   }
-  for (const AbortEvent& e : server_.take_aborts()) {
-    if (e.rank < 0 || size_t(e.rank) >= ranks_.size()) continue;
-    end_job("rank " + std::to_string(e.rank) + " (pid " +
-                std::to_string(ranks_[size_t(e.rank)].proc.pid) + ") aborted the job with code " +
-                std::to_string(e.code) + ": " + e.message,
-            e.code);
+  for (const AbortEvent& e : server_.take_aborts()) rank_aborted(e.rank, e.code, e.message);
+  for (const PendingFence& f : server_.take_fences()) {
+    fences_[local_fences_].local = f.handle;
+    fence_arrived(local_node_, local_fences_++, f.blob);
   }
-  reap();
+  local_.reap([this](int rank, pid_t, int status) { rank_ended(rank, status); });
 }
 
 void Job::pump_stdin() {
-  int& in = ranks_[0].proc.in_fd;
-  if (in < 0) {
+  int* in = local_.stdin_fd();
+  if (in == nullptr || *in < 0) {
     stdin_pending_.clear();
     return;
   }
   while (!stdin_pending_.empty()) {
-    const ssize_t n = write(in, stdin_pending_.data(), stdin_pending_.size());
+    const ssize_t n = write(*in, stdin_pending_.data(), stdin_pending_.size());
     if (n <= 0) {
       if (n < 0 && errno == EAGAIN) return;
-      close_fd(&in);  // rank 0 closed its stdin
+      close(*in);  // rank 0 closed its stdin
+      *in = -1;
       stdin_pending_.clear();
       return;
     }
     stdin_pending_.erase(0, size_t(n));
   }
-  if (!stdin_open_) close_fd(&in);
+  if (!stdin_open_) {
+    close(*in);
+    *in = -1;
+  }
 }
 
 void Job::loop() {
   const double deadline = options_.timeout_s > 0 ? now_s() + options_.timeout_s : 0;
   double drain_until = 0;
-  while (running_count() > 0 || output_open()) {
+  const auto output = [this](int rank, int stream, const char* data, size_t len) {
+    forward(rank, stream, data, len);
+  };
+  for (;;) {
     const double now = now_s();
+    if (running_count() == 0 && !local_.output_open() && remote_.all_done()) break;
     if (running_count() == 0) {
       if (drain_until == 0) drain_until = now + kDrainS;
-      if (now >= drain_until) break;
+      if (now >= drain_until && remote_.all_done()) break;
     }
+    if (exit_code_ && now >= give_up_at_) break;  // other nodes did not report in time
     if (deadline > 0 && now >= deadline && !exit_code_) {
       char secs[32];
       std::snprintf(secs, sizeof secs, "%g", options_.timeout_s);
@@ -242,29 +333,18 @@ void Job::loop() {
               124);
     }
     if (exit_code_ && !killed_ && now >= kill_at_) {
-      killpg(pgid_, SIGKILL);
+      local_.signal_all(SIGKILL);
+      remote_.signal_ranks(SIGKILL);
       killed_ = true;
     }
 
-    // What each polled fd is: a rank's stdout/stderr, weftrun's stdin, or rank 0's stdin pipe.
-    struct Source {
-      Rank* rank;
-      bool is_err;
-    };
-    std::vector<pollfd> fds;
-    std::vector<Source> sources;
-    auto watch = [&](int fd, short events, Rank* rank, bool is_err) {
-      fds.push_back({fd, events, 0});
-      sources.push_back({rank, is_err});
-    };
-    watch(wake_[0], POLLIN, nullptr, false);
-    for (Rank& r : ranks_) {
-      if (r.proc.out_fd >= 0) watch(r.proc.out_fd, POLLIN, &r, false);
-      if (r.proc.err_fd >= 0) watch(r.proc.err_fd, POLLIN, &r, true);
-    }
-    if (stdin_open_ && stdin_pending_.empty() && ranks_[0].proc.in_fd >= 0)
-      watch(STDIN_FILENO, POLLIN, nullptr, false);
-    if (!stdin_pending_.empty()) watch(ranks_[0].proc.in_fd, POLLOUT, nullptr, true);
+    std::vector<pollfd> fds{{wake_[0], POLLIN, 0}};
+    int* in = local_.stdin_fd();
+    const bool read_stdin = stdin_open_ && stdin_pending_.empty() && in != nullptr && *in >= 0;
+    if (read_stdin) fds.push_back({STDIN_FILENO, POLLIN, 0});
+    if (!stdin_pending_.empty() && in != nullptr && *in >= 0) fds.push_back({*in, POLLOUT, 0});
+    local_.watch(&fds);
+    remote_.watch(&fds);
 
     double wait_s = 0.25;
     if (deadline > 0 && !exit_code_) wait_s = std::min(wait_s, deadline - now);
@@ -273,53 +353,40 @@ void Job::loop() {
     const int timeout_ms = wait_s > 0 ? int(wait_s * 1000) + 1 : 0;
     if (poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
 
-    for (size_t i = 1; i < fds.size(); ++i) {
-      if (fds[i].revents == 0) continue;
-      Rank* rank = sources[i].rank;
-      if (rank != nullptr) {
-        char buf[65536];
-        int& fd = sources[i].is_err ? rank->proc.err_fd : rank->proc.out_fd;
-        LineForwarder& fwd = sources[i].is_err ? *rank->err : *rank->out;
-        const ssize_t n = read(fd, buf, sizeof buf);
-        if (n > 0) {
-          fwd.feed(buf, size_t(n));
-        } else if (n == 0 || errno != EINTR) {
-          fwd.flush();
-          close_fd(&fd);
-        }
-      } else if (fds[i].fd == STDIN_FILENO) {
+    for (const pollfd& p : fds) {
+      if (p.fd == STDIN_FILENO && read_stdin && p.revents != 0) {
         char buf[65536];
         const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
         if (n > 0) stdin_pending_.assign(buf, size_t(n));
         else if (n == 0 || errno != EINTR) stdin_open_ = false;
-        pump_stdin();
-      } else {
-        pump_stdin();
       }
     }
+    pump_stdin();
+    local_.handle(fds, output);
+    remote_.handle(this);
     handle_wakeup();
   }
   // Output that stayed open past the drain (a rank's own children holding it) is dropped.
-  for (Rank& r : ranks_) {
-    if (r.out) r.out->flush();
-    if (r.err) r.err->flush();
-    close_fd(&r.proc.out_fd);
-    close_fd(&r.proc.err_fd);
+  local_.close_outputs(output);
+  for (RankState& r : ranks_) {
+    r.out->flush();
+    r.err->flush();
   }
 }
 
 int Job::run() {
   std::string error = start();
   if (!error.empty()) {
-    std::fprintf(stderr, "weftrun: %s\n", error.c_str());
-    if (pgid_ > 0) end_job("could not start every rank; ending the job", 1);
-    exit_code_ = 1;
+    if (local_.empty() && remote_.empty()) {
+      std::fprintf(stderr, "weftrun: %s\n", error.c_str());
+      exit_code_ = 1;
+    } else {
+      end_job(error + "; ending the job", 1);
+    }
   }
-  if (!ranks_.empty() && ranks_[0].proc.pid > 0) loop();
-  // Anything still alive (only possible after a start failure) goes now.
-  if (pgid_ > 0) killpg(pgid_, SIGKILL);
-  for (Rank& r : ranks_)
-    if (r.running && r.proc.pid > 0) waitpid(r.proc.pid, nullptr, 0);
+  if (!exit_code_ || !local_.empty() || !remote_.empty()) loop();
+  remote_.shutdown(5.0);
+  local_.signal_all(SIGKILL);  // only possible after a start failure or a give-up
   server_.stop();
   if (!tmpdir_.empty()) {
     std::error_code ignored;

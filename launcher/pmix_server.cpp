@@ -1,7 +1,9 @@
-// The PMIx server side of weftrun. Facts relied on (shared/platform-facts.md §1): flat job keys
+// The PMIx server of one node. Facts relied on (shared/platform-facts.md §1): flat job keys
 // plus one PMIX_PROC_DATA array per rank (PMIX_RANK first); every async call may complete in
 // place (PMIX_OPERATION_SUCCEEDED, no callback); setup_fork edits a malloc'd environ array;
-// a single-node job needs no fence, modex or connect/finalize upcall, only abort.
+// a fence whose participants are all local completes inside the library, others come up as
+// fence_nb with this node's blob, and are completed with every node's blobs concatenated raw
+// (the buffer must live until the library's release callback).
 #include "launcher/pmix_server.hpp"
 
 #include <pmix.h>
@@ -19,9 +21,32 @@ namespace {
 struct SharedState {
   std::mutex lock;
   std::vector<AbortEvent> aborts;
+  std::vector<PendingFence> fences;
   int notify_fd = -1;
 };
 SharedState g_state;
+
+void notify() {
+  const char byte = 'a';  // not a signal number: only wakes the loop
+  if (g_state.notify_fd >= 0) (void)!write(g_state.notify_fd, &byte, 1);
+}
+
+// What PMIx gave with a fence, kept until the host completes it.
+struct FenceCall {
+  pmix_modex_cbfunc_t cbfunc;
+  void* cbdata;
+};
+
+pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char* data,
+                       size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+  {
+    std::lock_guard<std::mutex> guard(g_state.lock);
+    g_state.fences.push_back({std::string(data != nullptr ? data : "", ndata),
+                              new FenceCall{cbfunc, cbdata}});
+  }
+  notify();
+  return PMIX_SUCCESS;
+}
 
 pmix_status_t on_abort(const pmix_proc_t* proc, void*, int status, const char msg[],
                        pmix_proc_t[], size_t, pmix_op_cbfunc_t, void*) {
@@ -29,8 +54,7 @@ pmix_status_t on_abort(const pmix_proc_t* proc, void*, int status, const char ms
     std::lock_guard<std::mutex> guard(g_state.lock);
     g_state.aborts.push_back({int(proc->rank), status, msg != nullptr ? msg : ""});
   }
-  const char byte = 'a';  // not a signal number: only wakes the loop
-  if (g_state.notify_fd >= 0) (void)!write(g_state.notify_fd, &byte, 1);
+  notify();
   // The calling rank stays blocked in PMIx_Abort until weftrun ends the job.
   return PMIX_SUCCESS;
 }
@@ -58,9 +82,9 @@ std::string failure(const char* what, pmix_status_t rc) {
   return std::string(what) + " failed: " + PMIx_Error_string(rc);
 }
 
-std::string comma_list(int from, int to) {
+std::string comma_list(const std::vector<int>& ranks) {
   std::string s;
-  for (int r = from; r < to; ++r) s += (r == from ? "" : ",") + std::to_string(r);
+  for (size_t i = 0; i < ranks.size(); ++i) s += (i == 0 ? "" : ",") + std::to_string(ranks[i]);
   return s;
 }
 
@@ -68,67 +92,77 @@ std::string comma_list(int from, int to) {
 
 PmixServer::~PmixServer() { stop(); }
 
-std::string PmixServer::start(const std::string& tmpdir, int notify_fd) {
+std::string PmixServer::start(const std::string& tmpdir, int notify_fd,
+                              const std::string& hostname, int node_id) {
   g_state.notify_fd = notify_fd;
   setenv("PMIX_MCA_psec", "native", 1);
   static pmix_server_module_t module;
   std::memset(&module, 0, sizeof module);
   module.abort = on_abort;
-  pmix_info_t info[2];
+  module.fence_nb = on_fence;
+  const uint32_t id = uint32_t(node_id);
+  const pmix_rank_t server_rank = pmix_rank_t(node_id);
+  pmix_info_t info[5];
   PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, tmpdir.c_str(), PMIX_STRING);
   PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, tmpdir.c_str(), PMIX_STRING);
-  pmix_status_t rc = PMIx_server_init(&module, info, 2);
-  PMIX_INFO_DESTRUCT(&info[0]);
-  PMIX_INFO_DESTRUCT(&info[1]);
+  PMIX_INFO_LOAD(&info[2], PMIX_HOSTNAME, hostname.c_str(), PMIX_STRING);
+  PMIX_INFO_LOAD(&info[3], PMIX_NODEID, &id, PMIX_UINT32);
+  PMIX_INFO_LOAD(&info[4], PMIX_SERVER_RANK, &server_rank, PMIX_PROC_RANK);
+  pmix_status_t rc = PMIx_server_init(&module, info, 5);
+  for (pmix_info_t& i : info) PMIX_INFO_DESTRUCT(&i);
   if (rc != PMIX_SUCCESS) return failure("PMIx_server_init", rc);
   started_ = true;
   return {};
 }
 
-std::string PmixServer::register_job(const JobLayout& job) {
-  job_ = job;
-  const uint32_t n = uint32_t(job.nranks), one = 1;
-  const uint32_t num_apps = job.app_sizes.empty() ? 1 : uint32_t(job.app_sizes.size());
+std::string PmixServer::register_job(const JobSpec& job, int node) {
+  nspace_ = job.nspace;
+  const std::vector<int> local = job.ranks_on(node);
+  const uint32_t n = uint32_t(job.nranks()), nlocal = uint32_t(local.size());
+  const uint32_t num_apps = uint32_t(job.apps.size()), num_nodes = uint32_t(job.nodes.size());
+  std::string node_list, per_node;
+  for (size_t k = 0; k < job.nodes.size(); ++k) {
+    node_list += (k == 0 ? "" : ",") + job.nodes[k];
+    per_node += (k == 0 ? "" : ";") + comma_list(job.ranks_on(int(k)));
+  }
   char* node_map = nullptr;
   char* proc_map = nullptr;
-  pmix_status_t rc = PMIx_generate_regex(job.hostname.c_str(), &node_map);
+  pmix_status_t rc = PMIx_generate_regex(node_list.c_str(), &node_map);
   if (rc != PMIX_SUCCESS) return failure("PMIx_generate_regex", rc);
-  const std::string peers = comma_list(0, job.nranks);
-  rc = PMIx_generate_ppn(peers.c_str(), &proc_map);
+  rc = PMIx_generate_ppn(per_node.c_str(), &proc_map);
   if (rc != PMIX_SUCCESS) return failure("PMIx_generate_ppn", rc);
 
+  const std::string peers = comma_list(local);
   void* list = PMIx_Info_list_start();
   PMIx_Info_list_add(list, PMIX_JOB_SIZE, &n, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_UNIV_SIZE, &n, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_MAX_PROCS, &n, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_JOB_NUM_APPS, &num_apps, PMIX_UINT32);
-  PMIx_Info_list_add(list, PMIX_NUM_NODES, &one, PMIX_UINT32);
-  PMIx_Info_list_add(list, PMIX_LOCAL_SIZE, &n, PMIX_UINT32);
-  PMIx_Info_list_add(list, PMIX_NODE_SIZE, &n, PMIX_UINT32);
+  PMIx_Info_list_add(list, PMIX_NUM_NODES, &num_nodes, PMIX_UINT32);
+  PMIx_Info_list_add(list, PMIX_LOCAL_SIZE, &nlocal, PMIX_UINT32);
+  PMIx_Info_list_add(list, PMIX_NODE_SIZE, &nlocal, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_JOBID, job.nspace.c_str(), PMIX_STRING);
   PMIx_Info_list_add(list, PMIX_LOCAL_PEERS, peers.c_str(), PMIX_STRING);
   PMIx_Info_list_add(list, PMIX_NODE_MAP, node_map, PMIX_REGEX);
   PMIx_Info_list_add(list, PMIX_PROC_MAP, proc_map, PMIX_REGEX);
   std::free(node_map);
   std::free(proc_map);
-  uint32_t appnum = 0;
-  int app_first = 0;  // the first rank of context `appnum`
-  for (int r = 0; r < job.nranks; ++r) {
-    while (appnum + 1 < num_apps && r >= app_first + job.app_sizes[appnum])
-      app_first += job.app_sizes[appnum++];
-    const pmix_rank_t rank = pmix_rank_t(r);
-    const pmix_rank_t app_rank = pmix_rank_t(r - app_first);
-    const uint16_t local = uint16_t(r);
-    const uint32_t zero = 0;
+  for (int r = 0; r < job.nranks(); ++r) {
+    const int app = job.app_of(r);
+    int app_first = 0;
+    for (int a = 0; a < app; ++a) app_first += job.apps[size_t(a)].nranks;
+    const pmix_rank_t rank = pmix_rank_t(r), app_rank = pmix_rank_t(r - app_first);
+    const uint16_t local_rank = uint16_t(job.local_rank_of(r));
+    const uint32_t node_id = uint32_t(job.node_of_rank[size_t(r)]), appnum = uint32_t(app);
     void* proc = PMIx_Info_list_start();
     PMIx_Info_list_add(proc, PMIX_RANK, &rank, PMIX_PROC_RANK);
     PMIx_Info_list_add(proc, PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK);
-    PMIx_Info_list_add(proc, PMIX_LOCAL_RANK, &local, PMIX_UINT16);
-    PMIx_Info_list_add(proc, PMIX_NODE_RANK, &local, PMIX_UINT16);
-    PMIx_Info_list_add(proc, PMIX_NODEID, &zero, PMIX_UINT32);
+    PMIx_Info_list_add(proc, PMIX_LOCAL_RANK, &local_rank, PMIX_UINT16);
+    PMIx_Info_list_add(proc, PMIX_NODE_RANK, &local_rank, PMIX_UINT16);
+    PMIx_Info_list_add(proc, PMIX_NODEID, &node_id, PMIX_UINT32);
     PMIx_Info_list_add(proc, PMIX_APPNUM, &appnum, PMIX_UINT32);
     PMIx_Info_list_add(proc, PMIX_APP_RANK, &app_rank, PMIX_PROC_RANK);
-    PMIx_Info_list_add(proc, PMIX_HOSTNAME, job.hostname.c_str(), PMIX_STRING);
+    PMIx_Info_list_add(proc, PMIX_HOSTNAME, job.nodes[node_id].c_str(), PMIX_STRING);
     pmix_data_array_t array;
     PMIx_Info_list_convert(proc, &array);
     PMIx_Info_list_add(list, PMIX_PROC_DATA, &array, PMIX_DATA_ARRAY);
@@ -140,12 +174,12 @@ std::string PmixServer::register_job(const JobLayout& job) {
   PMIx_Info_list_release(list);
   auto* info = static_cast<pmix_info_t*>(all.array);
   rc = run_and_wait([&](pmix_op_cbfunc_t cb, void* arg) {
-    return PMIx_server_register_nspace(job.nspace.c_str(), job.nranks, info, all.size, cb, arg);
+    return PMIx_server_register_nspace(job.nspace.c_str(), int(nlocal), info, all.size, cb, arg);
   });
   PMIX_DATA_ARRAY_DESTRUCT(&all);
   if (rc != PMIX_SUCCESS) return failure("PMIx_server_register_nspace", rc);
 
-  for (int r = 0; r < job.nranks; ++r) {
+  for (int r : local) {
     pmix_proc_t proc;
     PMIX_LOAD_PROCID(&proc, job.nspace.c_str(), pmix_rank_t(r));
     rc = run_and_wait([&](pmix_op_cbfunc_t cb, void* arg) {
@@ -158,7 +192,7 @@ std::string PmixServer::register_job(const JobLayout& job) {
 
 std::string PmixServer::add_client_env(int rank, std::vector<std::string>* env) {
   pmix_proc_t proc;
-  PMIX_LOAD_PROCID(&proc, job_.nspace.c_str(), pmix_rank_t(rank));
+  PMIX_LOAD_PROCID(&proc, nspace_.c_str(), pmix_rank_t(rank));
   char** extra = static_cast<char**>(std::calloc(1, sizeof(char*)));
   pmix_status_t rc = PMIx_server_setup_fork(&proc, &extra);
   if (rc == PMIX_SUCCESS)
@@ -173,6 +207,22 @@ std::vector<AbortEvent> PmixServer::take_aborts() {
   std::vector<AbortEvent> out;
   out.swap(g_state.aborts);
   return out;
+}
+
+std::vector<PendingFence> PmixServer::take_fences() {
+  std::lock_guard<std::mutex> guard(g_state.lock);
+  std::vector<PendingFence> out;
+  out.swap(g_state.fences);
+  return out;
+}
+
+void PmixServer::complete_fence(void* handle, const std::string& all_blobs) {
+  auto* call = static_cast<FenceCall*>(handle);
+  // The library reads the data after this returns, on its own thread: it lives until release.
+  auto* data = new std::string(all_blobs);
+  auto release = [](void* cbdata) { delete static_cast<std::string*>(cbdata); };
+  call->cbfunc(PMIX_SUCCESS, data->data(), data->size(), call->cbdata, release, data);
+  delete call;
 }
 
 void PmixServer::stop() {

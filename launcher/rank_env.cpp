@@ -13,7 +13,7 @@ EnvMap parse_environ(char** environ_array) {
   return env;
 }
 
-EnvMap job_environment(const EnvMap& inherited, const LaunchOptions& options) {
+EnvMap job_environment(const EnvMap& inherited, const LaunchOptions& options, bool one_node) {
   EnvMap env = inherited;
   for (const auto& [name, value] : options.exports) {
     if (value) {
@@ -21,16 +21,19 @@ EnvMap job_environment(const EnvMap& inherited, const LaunchOptions& options) {
     }  // -x VAR without a value passes weftrun's own value, which is inherited already
   }
   for (const auto& [name, value] : options.settings) env[name] = value;
-  // Every rank of a weftrun job is on this node, so UCX needs no network device: keep any
-  // traffic it might open on loopback unless the user chose devices.
-  env.emplace("UCX_NET_DEVICES", "lo");
+  // A job on this node alone needs no network device: keep any traffic UCX might open on
+  // loopback unless the user chose devices. A job on several nodes uses each node's own devices.
+  if (one_node) env.emplace("UCX_NET_DEVICES", "lo");
   return env;
 }
 
-void add_rank_identity(EnvMap* env, int rank, int nranks) {
+void add_rank_identity(EnvMap* env, int rank, int nranks, int local_rank, int local_size) {
   const std::string r = std::to_string(rank), n = std::to_string(nranks);
-  for (const char* name : {"WEFT_RANK", "WEFT_LOCAL_RANK", "RANK", "LOCAL_RANK"}) (*env)[name] = r;
-  for (const char* name : {"WEFT_SIZE", "WEFT_LOCAL_SIZE", "WORLD_SIZE"}) (*env)[name] = n;
+  const std::string lr = std::to_string(local_rank), ls = std::to_string(local_size);
+  for (const char* name : {"WEFT_RANK", "RANK"}) (*env)[name] = r;
+  for (const char* name : {"WEFT_SIZE", "WORLD_SIZE"}) (*env)[name] = n;
+  for (const char* name : {"WEFT_LOCAL_RANK", "LOCAL_RANK"}) (*env)[name] = lr;
+  for (const char* name : {"WEFT_LOCAL_SIZE", "LOCAL_WORLD_SIZE"}) (*env)[name] = ls;
 }
 
 std::vector<std::string> to_strings(const EnvMap& env) {

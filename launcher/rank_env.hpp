@@ -1,5 +1,5 @@
 // The environment each rank starts with: weftrun's own, plus -x/--set values, the WEFT_*/RANK
-// identity variables, and Weft's single-node defaults. Pure (unit-tested).
+// identity variables, and Weft's defaults. Pure (unit-tested).
 #pragma once
 #include <map>
 #include <string>
@@ -12,10 +12,10 @@ namespace weft::launcher {
 using EnvMap = std::map<std::string, std::string>;
 
 EnvMap parse_environ(char** environ_array);
-// The environment common to every rank of the job.
-EnvMap job_environment(const EnvMap& inherited, const LaunchOptions& options);
-// Adds rank `rank`'s identity variables.
-void add_rank_identity(EnvMap* env, int rank, int nranks);
+// The environment common to every rank of the job; `one_node`: every rank is on this node.
+EnvMap job_environment(const EnvMap& inherited, const LaunchOptions& options, bool one_node);
+// Adds rank `rank`'s identity variables: its rank and size in the job and on its node.
+void add_rank_identity(EnvMap* env, int rank, int nranks, int local_rank, int local_size);
 std::vector<std::string> to_strings(const EnvMap& env);
 
 }  // namespace weft::launcher

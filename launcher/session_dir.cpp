@@ -21,20 +21,31 @@ namespace {
 constexpr const char* kOwnerFile = "owner";
 constexpr const char* kPrefix = "weftrun.";
 
-// Field 22 of /proc/<pid>/stat: the start time in clock ticks after boot; 0 when unreadable.
-unsigned long long process_start(long pid) {
+// Fields 3 (state) and 22 (start time in clock ticks after boot) of /proc/<pid>/stat; false
+// when unreadable.
+bool process_stat(long pid, char* state, unsigned long long* start) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
-  if (!std::getline(in, line)) return 0;
+  if (!std::getline(in, line)) return false;
   // The command name (field 2) is in parentheses and may hold spaces: count after the last ')'.
   const size_t close = line.rfind(')');
-  if (close == std::string::npos) return 0;
+  if (close == std::string::npos) return false;
   std::istringstream rest(line.substr(close + 1));
   std::string field;
   for (int i = 3; i <= 22 && rest >> field; ++i) {
-    if (i == 22) return std::strtoull(field.c_str(), nullptr, 10);
+    if (i == 3) *state = field[0];
+    if (i == 22) {
+      *start = std::strtoull(field.c_str(), nullptr, 10);
+      return true;
+    }
   }
-  return 0;
+  return false;
+}
+
+unsigned long long process_start(long pid) {
+  char state = '?';
+  unsigned long long start = 0;
+  return process_stat(pid, &state, &start) ? start : 0;
 }
 
 // The pid in a PMIx server's pmix_dstor_<kind>_<pid> directory, or 0.
@@ -84,8 +95,13 @@ SessionOwner read_session_owner(const std::string& dir) {
 bool owner_alive(const SessionOwner& owner) {
   if (owner.pid <= 0) return false;
   if (kill(pid_t(owner.pid), 0) != 0 && errno == ESRCH) return false;
-  // Alive (or another user's, EPERM): the same process only if it started when the record says.
-  return owner.start == 0 || process_start(owner.pid) == owner.start;
+  // It exists (or is another user's, EPERM). A zombie is gone for good (its parent may never
+  // reap it); a live one is the same process only if it started when the record says.
+  char state = '?';
+  unsigned long long start = 0;
+  if (!process_stat(owner.pid, &state, &start)) return true;
+  if (state == 'Z' || state == 'X') return false;
+  return owner.start == 0 || start == owner.start;
 }
 
 std::vector<std::string> remove_stale_session_dirs(const std::string& base,

@@ -76,6 +76,22 @@ TEST_CASE("MPMD: app contexts separated by ':' with their own counts, directorie
   CHECK(o.apps[2].argv == std::vector<std::string>{"./c"});
 }
 
+TEST_CASE("hosts, hostfile spellings and placement options") {
+  LaunchOptions o = parse_ok({"--host", "a:2,b", "-H", "c:3", "--map-by", "node", "-ppn", "2",
+                              "--launch-agent", "rsh {host}", "./a"});
+  REQUIRE(o.hosts.size() == 3);
+  CHECK((o.hosts[0].name == "a" && o.hosts[0].slots == 2 && o.hosts[2].slots == 3));
+  CHECK(o.map_by == MapBy::kNode);
+  CHECK(o.per_node == 2);
+  CHECK(o.launch_agent == "rsh {host}");
+  CHECK(o.nranks == 6);  // no -n: --npernode on each host
+  CHECK(parse_ok({"-hosts", "a:2,b:3", "./a"}).nranks == 5);  // no -n: one rank per slot
+  CHECK(parse_ok({"-n", "2", "-hosts", "a:2,b:3", "./a"}).nranks == 2);
+  CHECK(parse_error({"--map-by", "socket", "./a"}).find("'socket'") != std::string::npos);
+  CHECK(parse_error({"-f", "/nonexistent/hosts", "./a"}).find("/nonexistent/hosts") !=
+        std::string::npos);
+}
+
 TEST_CASE("MPICH (Hydra) spellings") {
   LaunchOptions o = parse_ok({"-genv", "A", "1", "-genvlist", "B,C", "-envall", "-n", "2", "./a"});
   REQUIRE(o.exports.size() == 3);
@@ -111,16 +127,19 @@ TEST_CASE("bad input gives an error naming it") {
 
 TEST_CASE("rank environment: identity, exports, settings, loopback default") {
   LaunchOptions o = parse_ok({"-x", "A=5", "--set", "poll_ms=7", "./a"});
-  EnvMap env = job_environment({{"HOME", "/root"}, {"A", "1"}}, o);
-  add_rank_identity(&env, 2, 4);
+  EnvMap env = job_environment({{"HOME", "/root"}, {"A", "1"}}, o, true);
+  add_rank_identity(&env, 5, 8, 1, 4);
   CHECK(env["HOME"] == "/root");
   CHECK(env["A"] == "5");
   CHECK(env["WEFT_POLL_MS"] == "7");
   CHECK(env["UCX_NET_DEVICES"] == "lo");
-  for (const char* k : {"WEFT_RANK", "RANK", "LOCAL_RANK", "WEFT_LOCAL_RANK"}) CHECK(env[k] == "2");
-  for (const char* k : {"WEFT_SIZE", "WORLD_SIZE", "WEFT_LOCAL_SIZE"}) CHECK(env[k] == "4");
-  // A user's own choice of UCX devices is kept.
-  CHECK(job_environment({{"UCX_NET_DEVICES", "eth0"}}, o)["UCX_NET_DEVICES"] == "eth0");
+  for (const char* k : {"WEFT_RANK", "RANK"}) CHECK(env[k] == "5");
+  for (const char* k : {"WEFT_SIZE", "WORLD_SIZE"}) CHECK(env[k] == "8");
+  for (const char* k : {"WEFT_LOCAL_RANK", "LOCAL_RANK"}) CHECK(env[k] == "1");
+  for (const char* k : {"WEFT_LOCAL_SIZE", "LOCAL_WORLD_SIZE"}) CHECK(env[k] == "4");
+  // A user's own choice of UCX devices is kept; a job on several nodes is not held to loopback.
+  CHECK(job_environment({{"UCX_NET_DEVICES", "eth0"}}, o, true)["UCX_NET_DEVICES"] == "eth0");
+  CHECK(job_environment({}, o, false).count("UCX_NET_DEVICES") == 0);
 }
 
 TEST_CASE("exit reports") {

@@ -1,0 +1,304 @@
+// weftd's connection to weftrun and its event loop over the node's ranks.
+#include "launcher/daemon.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "launcher/local_ranks.hpp"
+#include "launcher/pmix_server.hpp"
+#include "launcher/session_dir.hpp"
+#include "launcher/sha256.hpp"
+#include "launcher/wire.hpp"
+
+namespace weft::launcher {
+namespace {
+
+constexpr int kStartTimeoutMs = 30000;  // for the secret, the connection and the job
+constexpr double kKillGraceS = 0.5;
+constexpr double kDrainS = 1.0;
+
+int g_wake_fd = -1;
+
+void on_signal(int sig) {
+  const char byte = char(sig);
+  const int saved = errno;
+  (void)!write(g_wake_fd, &byte, 1);
+  errno = saved;
+}
+
+double now_s() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+// One line from stdin (the secret), without the newline.
+bool read_secret(std::string* out, std::string* error) {
+  pollfd p{STDIN_FILENO, POLLIN, 0};
+  char c;
+  while (out->size() < 256) {
+    if (poll(&p, 1, kStartTimeoutMs) <= 0) {
+      *error = "no job secret on stdin";
+      return false;
+    }
+    const ssize_t n = read(STDIN_FILENO, &c, 1);
+    if (n <= 0) break;
+    if (c == '\n') return true;
+    out->push_back(c);
+  }
+  *error = "no job secret on stdin";
+  return false;
+}
+
+int connect_to(const std::string& address, std::string* error) {
+  const size_t colon = address.rfind(':');
+  const std::string host = address.substr(0, colon), port = address.substr(colon + 1);
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (colon == std::string::npos || getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0) {
+    *error = "cannot resolve weftrun's address " + address;
+    return -1;
+  }
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const int rc = connect(fd, found->ai_addr, found->ai_addrlen);
+  freeaddrinfo(found);
+  if (rc != 0) {
+    *error = "cannot connect to weftrun at " + address + ": " + std::strerror(errno);
+    close(fd);
+    return -1;
+  }
+  fcntl(fd, F_SETFL, O_NONBLOCK);
+  return fd;
+}
+
+// The node's job once connected: ranks, PMIx server, relaying.
+class NodeJob {
+ public:
+  NodeJob(Channel* channel, JobSpec spec, int node)
+      : channel_(channel), spec_(std::move(spec)), node_(node) {}
+  int run();
+
+ private:
+  std::string start();
+  void loop();
+  void on_messages(const std::vector<Message>& messages);
+  void stop_ranks(int sig);
+  void send(MsgType type, const std::string& body) { channel_->send(type, body); }
+
+  Channel* channel_;
+  JobSpec spec_;
+  int node_;
+  std::string tmpdir_;
+  int wake_[2] = {-1, -1};
+  PmixServer server_;
+  LocalRanks ranks_;
+  std::map<uint32_t, void*> fences_;  // this node's fences awaiting every node's data
+  uint32_t next_fence_ = 0;
+  double kill_at_ = 0;
+  bool finished_ = false;  // weftrun said shutdown, or is gone
+  bool done_sent_ = false;
+};
+
+std::string NodeJob::start() {
+  remove_stale_session_dirs(temp_base());
+  if (std::string e = create_session_dir(temp_base(), &tmpdir_); !e.empty()) return e;
+  if (pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) return std::string("pipe: ") + std::strerror(errno);
+  g_wake_fd = wake_[1];
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  if (std::string e = server_.start(tmpdir_, wake_[1], spec_.nodes[size_t(node_)], node_);
+      !e.empty())
+    return e;
+  if (std::string e = server_.register_job(spec_, node_); !e.empty()) return e;
+  std::string e = ranks_.start(spec_, node_, &server_, false);
+  for (int r : spec_.ranks_on(node_)) {
+    if (ranks_.pid_of(r) > 0) send(MsgType::kStarted, BodyWriter().i32(r).i32(ranks_.pid_of(r)).bytes());
+  }
+  return e;
+}
+
+void NodeJob::stop_ranks(int sig) {
+  ranks_.signal_all(sig);
+  if (sig != SIGKILL && kill_at_ == 0) kill_at_ = now_s() + kKillGraceS;
+}
+
+void NodeJob::on_messages(const std::vector<Message>& messages) {
+  for (const Message& m : messages) {
+    BodyReader r(m.body);
+    if (m.type == MsgType::kFenceDown) {
+      const uint32_t fence = r.u32();
+      const std::string all = r.str();
+      auto it = fences_.find(fence);
+      if (r.ok() && it != fences_.end()) {
+        server_.complete_fence(it->second, all);
+        fences_.erase(it);
+      }
+    } else if (m.type == MsgType::kKill) {
+      stop_ranks(r.i32());
+    } else if (m.type == MsgType::kShutdown) {
+      finished_ = true;
+    }
+  }
+}
+
+void NodeJob::loop() {
+  double drain_until = 0;
+  const auto output = [this](int rank, int stream, const char* data, size_t len) {
+    if (len > 0)
+      send(MsgType::kOutput, BodyWriter().i32(rank).u32(uint32_t(stream)).str(std::string(data, len)).bytes());
+  };
+  while (!finished_) {
+    const double now = now_s();
+    if (kill_at_ > 0 && now >= kill_at_) {
+      ranks_.signal_all(SIGKILL);
+      kill_at_ = -1;
+    }
+    if (!done_sent_ && ranks_.running() == 0) {
+      if (drain_until == 0) drain_until = now + kDrainS;
+      if (!ranks_.output_open() || now >= drain_until) {
+        ranks_.close_outputs(output);
+        send(MsgType::kDone, "");
+        done_sent_ = true;
+      }
+    }
+    std::vector<pollfd> fds{{wake_[0], POLLIN, 0},
+                            {channel_->fd(), short(POLLIN | (channel_->wants_write() ? POLLOUT : 0)), 0}};
+    ranks_.watch(&fds);
+    if (poll(fds.data(), fds.size(), 100) < 0 && errno != EINTR) break;
+    char bytes[64];
+    ssize_t n;
+    while ((n = read(wake_[0], bytes, sizeof bytes)) > 0) {
+      for (ssize_t i = 0; i < n; ++i) {
+        if (bytes[i] == SIGTERM || bytes[i] == SIGINT || bytes[i] == SIGHUP) {
+          stop_ranks(SIGTERM);
+          finished_ = true;
+        }
+      }
+    }
+    ranks_.handle(fds, output);
+    ranks_.reap([this](int rank, pid_t, int status) {
+      send(MsgType::kExit, BodyWriter().i32(rank).i32(status).bytes());
+    });
+    for (const AbortEvent& a : server_.take_aborts())
+      send(MsgType::kAbort, BodyWriter().i32(a.rank).i32(a.code).str(a.message).bytes());
+    for (const PendingFence& f : server_.take_fences()) {
+      fences_[next_fence_] = f.handle;
+      send(MsgType::kFenceUp, BodyWriter().u32(next_fence_++).str(f.blob).bytes());
+    }
+    std::vector<Message> messages;
+    const bool open = channel_->receive(&messages) && channel_->flush();
+    on_messages(messages);
+    if (!open) {  // weftrun is gone: nothing of the job may stay
+      stop_ranks(SIGKILL);
+      finished_ = true;
+    }
+  }
+}
+
+int NodeJob::run() {
+  std::string error = start();
+  if (!error.empty()) {
+    std::fprintf(stderr, "weftd: %s\n", error.c_str());
+    send(MsgType::kError, BodyWriter().str(error).bytes());
+    channel_->flush_blocking(2000);
+    stop_ranks(SIGKILL);
+  } else {
+    loop();
+  }
+  if (ranks_.running() > 0) {
+    ranks_.signal_all(SIGKILL);
+    while (ranks_.running() > 0) {
+      ranks_.reap([](int, pid_t, int) {});
+      usleep(1000);
+    }
+  }
+  channel_->flush_blocking(2000);
+  server_.stop();
+  if (!tmpdir_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(tmpdir_, ignored);
+  }
+  return error.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+bool parse_daemon_args(int argc, char** argv, DaemonOptions* out, std::string* error) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i + 1 >= argc) {
+      *error = "option " + arg + " needs a value";
+      return false;
+    }
+    if (arg == "--connect") {
+      out->connect = argv[++i];
+    } else if (arg == "--node") {
+      out->node = std::atoi(argv[++i]);
+    } else {
+      *error = "unknown option '" + arg + "'";
+      return false;
+    }
+  }
+  if (out->connect.empty() || out->node < 0) {
+    *error = "usage: weftd --connect ADDR:PORT --node N";
+    return false;
+  }
+  return true;
+}
+
+int run_daemon(const DaemonOptions& options) {
+  std::string secret, error;
+  if (!read_secret(&secret, &error)) {
+    std::fprintf(stderr, "weftd: %s\n", error.c_str());
+    return 1;
+  }
+  const int fd = connect_to(options.connect, &error);
+  if (fd < 0) {
+    std::fprintf(stderr, "weftd: %s\n", error.c_str());
+    return 1;
+  }
+  Channel channel(fd);
+  std::vector<Message> messages;
+  if (!channel.receive_blocking(&messages, kStartTimeoutMs) ||
+      messages[0].type != MsgType::kChallenge) {
+    std::fprintf(stderr, "weftd: weftrun at %s sent no challenge\n", options.connect.c_str());
+    return 1;
+  }
+  const std::string nonce = BodyReader(messages[0].body).str();
+  channel.send(MsgType::kHello,
+               BodyWriter().i32(options.node).str(to_hex(sha256(secret + nonce))).bytes());
+  messages.clear();
+  JobSpec spec;
+  if (!channel.flush_blocking(kStartTimeoutMs) ||
+      !channel.receive_blocking(&messages, kStartTimeoutMs) || messages[0].type != MsgType::kJob ||
+      !decode_job_spec(messages[0].body, &spec) || size_t(options.node) >= spec.nodes.size()) {
+    std::fprintf(stderr, "weftd: weftrun at %s did not accept this daemon or sent no job\n",
+                 options.connect.c_str());
+    return 1;
+  }
+  NodeJob job(&channel, std::move(spec), options.node);
+  const int code = job.run();
+  close(fd);
+  return code;
+}
+
+}  // namespace weft::launcher

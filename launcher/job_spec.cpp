@@ -1,0 +1,76 @@
+// JobSpec queries and its encoding on the weftrun ↔ weftd wire.
+#include "launcher/job_spec.hpp"
+
+#include "launcher/wire.hpp"
+
+namespace weft::launcher {
+
+int JobSpec::app_of(int rank) const {
+  int first = 0;
+  for (size_t a = 0; a < apps.size(); ++a) {
+    first += apps[a].nranks;
+    if (rank < first) return int(a);
+  }
+  return int(apps.size()) - 1;
+}
+
+std::vector<int> JobSpec::ranks_on(int node) const {
+  std::vector<int> ranks;
+  for (size_t r = 0; r < node_of_rank.size(); ++r)
+    if (node_of_rank[r] == node) ranks.push_back(int(r));
+  return ranks;
+}
+
+int JobSpec::local_rank_of(int rank) const {
+  int local = 0;
+  for (int r = 0; r < rank; ++r) local += node_of_rank[size_t(r)] == node_of_rank[size_t(rank)];
+  return local;
+}
+
+std::string encode_job_spec(const JobSpec& spec) {
+  BodyWriter w;
+  w.str(spec.nspace).strings(spec.nodes).u32(uint32_t(spec.node_of_rank.size()));
+  for (int n : spec.node_of_rank) w.i32(n);
+  w.u32(uint32_t(spec.apps.size()));
+  for (const AppContext& app : spec.apps) {
+    std::vector<std::string> env;
+    for (const auto& [name, value] : app.env) env.push_back(name + "=" + value);
+    w.i32(app.nranks).strings(app.argv).str(app.wdir).strings(env);
+  }
+  w.strings(spec.env).u32(spec.tag_output ? 1 : 0).i32(spec.binding);
+  return w.bytes();
+}
+
+bool decode_job_spec(const std::string& body, JobSpec* out) {
+  BodyReader r(body);
+  JobSpec spec;
+  spec.nspace = r.str();
+  spec.nodes = r.strings();
+  const uint32_t nranks = r.u32();
+  for (uint32_t i = 0; i < nranks && r.ok(); ++i) spec.node_of_rank.push_back(r.i32());
+  const uint32_t napps = r.u32();
+  for (uint32_t a = 0; a < napps && r.ok(); ++a) {
+    AppContext app;
+    app.nranks = r.i32();
+    app.argv = r.strings();
+    app.wdir = r.str();
+    for (const std::string& entry : r.strings()) {
+      const size_t eq = entry.find('=');
+      app.env.emplace_back(entry.substr(0, eq), eq == std::string::npos ? "" : entry.substr(eq + 1));
+    }
+    spec.apps.push_back(std::move(app));
+  }
+  spec.env = r.strings();
+  spec.tag_output = r.u32() != 0;
+  spec.binding = r.i32();
+  if (!r.ok()) return false;
+  for (int n : spec.node_of_rank)
+    if (n < 0 || size_t(n) >= spec.nodes.size()) return false;
+  int total = 0;
+  for (const AppContext& app : spec.apps) total += app.nranks;
+  if (spec.apps.empty() || total != int(nranks)) return false;
+  *out = std::move(spec);
+  return true;
+}
+
+}  // namespace weft::launcher

@@ -1,0 +1,54 @@
+// The ranks of one node as child processes of its launcher (weftrun for its own node, weftd on
+// the others): started with their environment and PMIx variables, their output read as it
+// comes, their ends reaped, and signals sent to their process group.
+#pragma once
+#include <poll.h>
+#include <sys/types.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "launcher/job_spec.hpp"
+#include "launcher/pmix_server.hpp"
+#include "launcher/spawn.hpp"
+
+namespace weft::launcher {
+
+class LocalRanks {
+ public:
+  // stream 1 is stdout, 2 stderr; `len` 0 means that stream has ended.
+  using OutputFn = std::function<void(int rank, int stream, const char* data, size_t len)>;
+  using ExitFn = std::function<void(int rank, pid_t pid, int wait_status)>;
+
+  ~LocalRanks();
+  // Starts the ranks `spec` places on `node`; rank 0, if here and `stdin_to_rank0`, gets a stdin
+  // pipe. Returns "" or what failed (ranks already started keep running: see signal_all).
+  std::string start(const JobSpec& spec, int node, PmixServer* server, bool stdin_to_rank0);
+  // Adds the output fds to poll; handle() reads those that are ready.
+  void watch(std::vector<pollfd>* fds) const;
+  void handle(const std::vector<pollfd>& fds, const OutputFn& output);
+  // Reaps ended ranks, reporting each once.
+  void reap(const ExitFn& exited);
+  void signal_all(int sig);
+  // Closes what is still open (output held by a rank's own children after the drain).
+  void close_outputs(const OutputFn& output);
+
+  int running() const;
+  bool output_open() const;
+  bool empty() const { return ranks_.empty(); }
+  pid_t pid_of(int rank) const;
+  // rank 0's stdin pipe (non-blocking), or -1.
+  int* stdin_fd();
+
+ private:
+  struct Rank {
+    int rank = -1;
+    RankProcess proc;
+    bool running = true;
+  };
+  std::vector<Rank> ranks_;
+  pid_t pgid_ = 0;
+};
+
+}  // namespace weft::launcher

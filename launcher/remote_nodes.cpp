@@ -1,0 +1,407 @@
+// Starting weftd on the other nodes, authenticating their connections and relaying their reports.
+#include "launcher/remote_nodes.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "launcher/exit_report.hpp"
+#include "launcher/sha256.hpp"
+
+namespace weft::launcher {
+namespace {
+
+constexpr double kConnectTimeoutS = 30;  // a weftd that has not connected back by then is lost
+constexpr double kHelloTimeoutS = 10;    // a connection that has not proved the secret by then
+constexpr size_t kErrTail = 4096;        // how much of an agent's stderr is kept for messages
+
+double now_s() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+std::string random_hex(size_t bytes) {
+  std::string raw(bytes, '\0');
+  size_t got = 0;
+  while (got < bytes) {
+    const ssize_t n = getrandom(raw.data() + got, bytes - got, 0);
+    if (n > 0) got += size_t(n);
+  }
+  static const char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : raw) {
+    hex.push_back(kHex[c >> 4]);
+    hex.push_back(kHex[c & 15]);
+  }
+  return hex;
+}
+
+// The first IPv4 address of an interface that is up and not loopback; 127.0.0.1 if none.
+std::string find_address() {
+  ifaddrs* list = nullptr;
+  std::string found = "127.0.0.1";
+  if (getifaddrs(&list) != 0) return found;
+  for (ifaddrs* i = list; i != nullptr; i = i->ifa_next) {
+    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
+    if (!(i->ifa_flags & IFF_UP) || (i->ifa_flags & IFF_LOOPBACK)) continue;
+    char text[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text);
+    found = text;
+    break;
+  }
+  freeifaddrs(list);
+  return found;
+}
+
+std::string shell_quote(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The last non-empty line of `text`.
+std::string last_line(const std::string& text) {
+  size_t end = text.find_last_not_of("\r\n");
+  if (end == std::string::npos) return {};
+  const size_t start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+std::string weftd_path() {
+  char self[4096] = {};
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string path = n > 0 ? std::string(self, size_t(n)) : std::string("weftrun");
+  const size_t slash = path.rfind('/');
+  return (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "weftd";
+}
+
+}  // namespace
+
+struct RemoteNodes::Node {
+  int index = -1;
+  std::string name;
+  pid_t agent = -1;
+  int agent_err = -1;
+  std::string err_tail;
+  std::unique_ptr<Channel> channel;
+  bool done = false;
+  bool failed = false;
+  int agent_status = -1;  // set once reaped
+};
+
+RemoteNodes::RemoteNodes() = default;
+
+RemoteNodes::~RemoteNodes() {
+  for (auto& node : nodes_) {
+    if (node->agent > 0 && node->agent_status < 0) {
+      kill(node->agent, SIGKILL);
+      waitpid(node->agent, nullptr, 0);
+    }
+    if (node->agent_err >= 0) close(node->agent_err);
+    if (node->channel) close(node->channel->fd());
+  }
+  for (Pending& p : pending_) close(p.channel->fd());
+  if (listen_fd_ >= 0) close(listen_fd_);
+}
+
+std::string RemoteNodes::start(const JobSpec& spec, const std::vector<int>& nodes,
+                               const std::string& agent, const std::string& address) {
+  secret_ = random_hex(32);
+  job_body_ = encode_job_spec(spec);
+  std::string host = address.substr(0, address.find(':'));
+  int port = 0;
+  if (address.find(':') != std::string::npos) port = std::atoi(address.c_str() + address.find(':') + 1);
+  if (host.empty()) host = find_address();
+
+  listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (listen_fd_ < 0) return std::string("socket: ") + std::strerror(errno);
+  const int on = 1;
+  setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(uint16_t(port));
+  addr.sin_addr.s_addr = htonl(INADDR_ANY);
+  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      listen(listen_fd_, 128) != 0)
+    return "cannot listen on port " + std::to_string(port) + ": " + std::strerror(errno);
+  socklen_t len = sizeof addr;
+  getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+  address_ = host + ":" + std::to_string(ntohs(addr.sin_port));
+  connect_deadline_ = now_s() + kConnectTimeoutS;
+
+  const std::string weftd = weftd_path();
+  for (int index : nodes) {
+    auto node = std::make_unique<Node>();
+    node->index = index;
+    node->name = spec.nodes[size_t(index)];
+    std::string command = agent;
+    const size_t at = command.find("{host}");
+    if (at == std::string::npos) command += " " + shell_quote(node->name);
+    for (size_t p = command.find("{host}"); p != std::string::npos; p = command.find("{host}", p))
+      command.replace(p, 6, node->name);
+    command += " " + shell_quote(weftd) + " --connect " + address_ + " --node " +
+               std::to_string(index);
+    int in[2], err[2];
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
+      return std::string("pipe: ") + std::strerror(errno);
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) return std::string("fork: ") + std::strerror(errno);
+    if (pid == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent) _exit(127);
+      setpgid(0, 0);
+      signal(SIGPIPE, SIG_DFL);
+      const int devnull = open("/dev/null", O_WRONLY);
+      dup2(in[0], STDIN_FILENO);
+      dup2(devnull, STDOUT_FILENO);
+      dup2(err[1], STDERR_FILENO);
+      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(in[0]);
+    close(err[1]);
+    // The secret goes to weftd through the agent's stdin only.
+    const std::string line = secret_ + "\n";
+    (void)!write(in[1], line.data(), line.size());
+    close(in[1]);
+    fcntl(err[0], F_SETFL, O_NONBLOCK);
+    node->agent = pid;
+    node->agent_err = err[0];
+    nodes_.push_back(std::move(node));
+  }
+  return {};
+}
+
+void RemoteNodes::watch(std::vector<pollfd>* fds) const {
+  if (listen_fd_ >= 0) fds->push_back({listen_fd_, POLLIN, 0});
+  for (const Pending& p : pending_) fds->push_back({p.channel->fd(), POLLIN, 0});
+  for (const auto& node : nodes_) {
+    if (node->agent_err >= 0) fds->push_back({node->agent_err, POLLIN, 0});
+    if (node->channel)
+      fds->push_back({node->channel->fd(),
+                      short(POLLIN | (node->channel->wants_write() ? POLLOUT : 0)), 0});
+  }
+}
+
+void RemoteNodes::accept_connections() {
+  for (;;) {
+    sockaddr_in peer{};
+    socklen_t len = sizeof peer;
+    const int fd = accept4(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &len,
+                           SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) return;
+    char text[INET_ADDRSTRLEN] = "?";
+    inet_ntop(AF_INET, &peer.sin_addr, text, sizeof text);
+    Pending p{std::make_unique<Channel>(fd), random_hex(16),
+              std::string(text) + ":" + std::to_string(ntohs(peer.sin_port)),
+              now_s() + kHelloTimeoutS};
+    p.channel->send(MsgType::kChallenge, BodyWriter().str(p.nonce).bytes());
+    p.channel->flush();
+    pending_.push_back(std::move(p));
+  }
+}
+
+void RemoteNodes::authenticate(size_t i, const std::vector<Message>& messages) {
+  Pending& p = pending_[i];
+  std::string why = "it sent something other than a hello";
+  if (!messages.empty() && messages[0].type == MsgType::kHello) {
+    BodyReader r(messages[0].body);
+    const int index = r.i32();
+    const std::string proof = r.str();
+    Node* node = nullptr;
+    for (auto& n : nodes_)
+      if (n->index == index && !n->channel && !n->failed) node = n.get();
+    if (!r.ok() || proof != to_hex(sha256(secret_ + p.nonce))) {
+      why = "it did not prove the job's secret";
+    } else if (node == nullptr) {
+      why = "node " + std::to_string(index) + " is not waiting for a daemon";
+    } else {
+      node->channel = std::move(p.channel);
+      node->channel->send(MsgType::kJob, job_body_);
+      node->channel->flush();
+      pending_.erase(pending_.begin() + long(i));
+      return;
+    }
+  }
+  std::fprintf(stderr, "weftrun: dropped a connection from %s: %s\n", p.peer.c_str(), why.c_str());
+  close(p.channel->fd());
+  pending_.erase(pending_.begin() + long(i));
+}
+
+void RemoteNodes::node_messages(Node& node, const std::vector<Message>& messages, Events* events) {
+  for (const Message& m : messages) {
+    BodyReader r(m.body);
+    switch (m.type) {
+      case MsgType::kStarted: {
+        const int rank = r.i32();
+        const int pid = r.i32();
+        if (r.ok()) events->rank_started(rank, pid_t(pid));
+        break;
+      }
+      case MsgType::kOutput: {
+        const int rank = r.i32();
+        const int stream = int(r.u32());
+        const std::string bytes = r.str();
+        if (r.ok()) events->rank_output(rank, stream, bytes);
+        break;
+      }
+      case MsgType::kExit: {
+        const int rank = r.i32();
+        const int status = r.i32();
+        if (r.ok()) events->rank_exited(rank, status);
+        break;
+      }
+      case MsgType::kAbort: {
+        const int rank = r.i32();
+        const int code = r.i32();
+        const std::string message = r.str();
+        if (r.ok()) events->rank_aborted(rank, code, message);
+        break;
+      }
+      case MsgType::kFenceUp: {
+        const uint32_t fence = r.u32();
+        const std::string blob = r.str();
+        if (r.ok()) events->fence_arrived(node.index, fence, blob);
+        break;
+      }
+      case MsgType::kDone:
+        node.done = true;
+        break;
+      case MsgType::kError:
+        fail(node, "host " + node.name + ": " + r.str(), events);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void RemoteNodes::fail(Node& node, const std::string& why, Events* events) {
+  if (node.failed || node.done) return;
+  node.failed = true;
+  if (node.agent > 0 && node.agent_status < 0) kill(-node.agent, SIGKILL);
+  events->node_failed(node.index, why);
+}
+
+void RemoteNodes::handle(Events* events) {
+  if (listen_fd_ >= 0) accept_connections();
+  const double now = now_s();
+  for (size_t i = pending_.size(); i-- > 0;) {
+    std::vector<Message> messages;
+    const bool open = pending_[i].channel->receive(&messages);
+    if (!messages.empty() || !open || now > pending_[i].deadline) authenticate(i, messages);
+  }
+  for (auto& n : nodes_) {
+    Node& node = *n;
+    if (node.agent_err >= 0) {
+      char buf[4096];
+      ssize_t got;
+      while ((got = read(node.agent_err, buf, sizeof buf)) > 0) {
+        node.err_tail.append(buf, size_t(got));
+        if (node.err_tail.size() > kErrTail) node.err_tail.erase(0, node.err_tail.size() - kErrTail);
+      }
+      if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
+        close(node.agent_err);
+        node.agent_err = -1;
+      }
+    }
+    if (node.channel) {
+      std::vector<Message> messages;
+      const bool open = node.channel->receive(&messages) && node.channel->flush();
+      node_messages(node, messages, events);
+      if (!open) {
+        close(node.channel->fd());
+        node.channel.reset();
+        if (!node.done) {
+          fail(node, "host " + node.name + ": lost the connection to its weftd (" +
+                         (last_line(node.err_tail).empty() ? "it exited or was killed"
+                                                           : last_line(node.err_tail)) + ")",
+               events);
+        }
+      }
+    }
+    if (node.agent > 0 && node.agent_status < 0) {
+      int status = 0;
+      if (waitpid(node.agent, &status, WNOHANG) == node.agent) {
+        node.agent_status = status;
+        if (!node.channel && !node.done) {
+          const std::string said = last_line(node.err_tail);
+          fail(node, "host " + node.name + ": could not start weftd (" +
+                         (said.empty() ? "the launch agent " + describe_status(status) : said) +
+                         ")",
+               events);
+        }
+      }
+    }
+    if (!node.channel && !node.done && !node.failed && now > connect_deadline_) {
+      fail(node, "host " + node.name + ": weftd did not connect back to " + address_ + " within " +
+                     std::to_string(int(kConnectTimeoutS)) + " s",
+           events);
+    }
+  }
+}
+
+void RemoteNodes::send_fence(uint32_t fence, const std::string& all_blobs) {
+  const std::string body = BodyWriter().u32(fence).str(all_blobs).bytes();
+  for (auto& node : nodes_) {
+    if (!node->channel) continue;
+    node->channel->send(MsgType::kFenceDown, body);
+    node->channel->flush();
+  }
+}
+
+void RemoteNodes::signal_ranks(int sig) {
+  const std::string body = BodyWriter().i32(sig).bytes();
+  for (auto& node : nodes_) {
+    if (!node->channel) continue;
+    node->channel->send(MsgType::kKill, body);
+    node->channel->flush();
+  }
+}
+
+bool RemoteNodes::all_done() const {
+  for (const auto& node : nodes_)
+    if (!node->done && !node->failed) return false;
+  return true;
+}
+
+void RemoteNodes::shutdown(double timeout_s) {
+  for (auto& node : nodes_) {
+    if (!node->channel) continue;
+    node->channel->send(MsgType::kShutdown, "");
+    node->channel->flush_blocking(int(timeout_s * 1000));
+  }
+  const double deadline = now_s() + timeout_s;
+  for (auto& node : nodes_) {
+    while (node->agent > 0 && node->agent_status < 0) {
+      int status = 0;
+      if (waitpid(node->agent, &status, WNOHANG) == node->agent) {
+        node->agent_status = status;
+      } else if (now_s() > deadline) {
+        kill(-node->agent, SIGKILL);
+        waitpid(node->agent, &status, 0);
+        node->agent_status = status;
+      } else {
+        usleep(10000);
+      }
+    }
+  }
+}
+
+}  // namespace weft::launcher
