@@ -1,4 +1,4 @@
-// The PMIx server of one node. Facts relied on (shared/platform-facts.md §1): flat job keys
+// The PMIx server of one node. Facts relied on (docs/platform-facts.md §1): flat job keys
 // plus one PMIX_PROC_DATA array per rank (PMIX_RANK first); every async call may complete in
 // place (PMIX_OPERATION_SUCCEEDED, no callback); setup_fork edits a malloc'd environ array;
 // a fence whose participants are all local completes inside the library, others come up as

@@ -1,4 +1,4 @@
-// UCX implementation of Transport. Facts relied on (shared/platform-facts.md §3): a NULL return
+// UCX implementation of Transport. Facts relied on (docs/platform-facts.md §3): a NULL return
 // means completed in place, UCS_PTR_IS_ERR is a failure, anything else is a UCX request we free
 // in its callback (which may run before the call returns); blocking waits need
 // UCP_FEATURE_WAKEUP + ucp_worker_arm + poll on the worker's event fd; a matched probe is

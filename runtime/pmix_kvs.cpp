@@ -1,5 +1,5 @@
 // Kvs over the PMIx client API: job identity from PMIx keys, blobs via Put/Commit/Fence/Get.
-// Facts relied on (shared/platform-facts.md §2): rank comes from PMIx_Init's proc; job keys are
+// Facts relied on (docs/platform-facts.md §2): rank comes from PMIx_Init's proc; job keys are
 // read with {nspace, PMIX_RANK_WILDCARD}; numeric keys vary in type, so read them generically.
 #include <pmix.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // The one progress engine: drives the transport and the activities in flight (collective
 // schedules), and releases orphaned requests. A wait spins for a bounded time (yielding the core
 // between polls when ranks outnumber cores), then blocks on the transport's event fd
-// (shared/platform-facts.md §3.4).
+// (docs/platform-facts.md §3.4).
 #pragma once
 #include <poll.h>
 #include <sched.h>

@@ -1,6 +1,6 @@
-// Schedule fragments that several algorithms compose (design.md §3.1: ring allreduce = ring
-// reduce-scatter + ring allgather). Each is written once, in the file of the algorithm it is
-// named after, and appended to a schedule after a given step.
+// Schedule fragments that several algorithms compose (docs/architecture.md §4, principle 1:
+// ring allreduce = ring reduce-scatter + ring allgather). Each is written once, in the file of
+// the algorithm it is named after, and appended to a schedule after a given step.
 #pragma once
 #include <span>
 #include <vector>

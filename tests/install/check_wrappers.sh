@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The compiler wrappers work from the build tree and after `cmake --install` to a fresh prefix:
 # a C and a C++ program compile with them, the binaries find libweft without LD_LIBRARY_PATH, and
-# run under the matching weftrun (and its mpirun/mpiexec names).
+# run under the matching weftrun (and its mpirun/mpiexec names); every Open MPI and MPICH option
+# spelling prints the right parts, and the compiler variables choose the compiler.
 # Usage: check_wrappers.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1 build=$2
@@ -22,6 +23,65 @@ int main(int argc, char** argv) {
 }
 CPP
 
+has() { grep -qF -- "$2" <<<"$1" || fail "$label: '$3' printed '$1', which lacks '$2'"; }
+lacks() { grep -qF -- "$2" <<<"$1" && fail "$label: '$3' printed '$1', which has '$2'"; return 0; }
+
+# check_options BIN_DIR LABEL: the printing options and the compiler variables.
+check_options() {
+  local bin=$1 label=$2 out opt inc lib
+  inc=$("$bin/mpicc" --showme:incdirs)
+  [ -f "$inc/mpi.h" ] || fail "$label: --showme:incdirs printed '$inc', which holds no mpi.h"
+  lib=$("$bin/mpicc" --showme:libdirs)
+  [ -e "$lib/libweft.so" ] || fail "$label: --showme:libdirs printed '$lib', without libweft.so"
+  [ "$("$bin/mpicxx" --showme:incdirs)" = "$inc" ] || fail "$label: mpicxx --showme:incdirs differs"
+  [ "$("$bin/mpicc" --showme:libs)" = weft ] || fail "$label: --showme:libs"
+  for opt in --showme -showme -show --show -link_info -link-info; do
+    out=$("$bin/mpicc" $opt -o x x.c)
+    for part in "cc " "-I$inc" "-L$lib" "-Wl,-rpath,$lib" "-lweft" "x.c"; do
+      has "$out" "$part" "$opt"
+    done
+  done
+  for opt in -compile_info -compile-info; do
+    out=$("$bin/mpicc" $opt -c x.c)
+    has "$out" "cc -I$inc" "$opt"; lacks "$out" "-lweft" "$opt"
+  done
+  for opt in --showme:compile -showme:compile; do
+    out=$("$bin/mpicxx" $opt)
+    [ "$out" = "-I$inc" ] || fail "$label: $opt printed '$out', expected '-I$inc'"
+  done
+  for opt in --showme:link -showme:link; do
+    out=$("$bin/mpicxx" $opt)
+    has "$out" "-L$lib" "$opt"; has "$out" "-Wl,-rpath,$lib" "$opt"; has "$out" "-lweft" "$opt"
+    lacks "$out" "-I" "$opt"
+  done
+  out=$("$bin/mpicc" --showme:version)
+  [[ $out == "mpicc: Weft "[0-9]*" C wrapper around 'cc'" ]] || fail "$label: --showme:version: $out"
+  out=$("$bin/mpicxx" -v | head -1)
+  [[ $out == "mpicxx: Weft "[0-9]*" C++ wrapper around 'c++'" ]] || fail "$label: mpicxx -v: $out"
+  "$bin/mpicc" -v >/dev/null 2>&1 || fail "$label: mpicc -v alone failed"
+  out=$("$bin/mpicc" --showme:nonsense 2>&1) && fail "$label: --showme:nonsense accepted"
+  has "$out" "unknown option --showme:nonsense" "--showme:nonsense"
+  # The compiler variables: Weft's first, then Open MPI's, then MPICH's spelling.
+  [[ $(WEFT_CC=gcc OMPI_CC=false MPICH_CC=false "$bin/mpicc" -show x.c) == "gcc -I"* ]] ||
+    fail "$label: WEFT_CC ignored"
+  [[ $(OMPI_CC=gcc MPICH_CC=false "$bin/weftcc" --showme x.c) == "gcc -I"* ]] ||
+    fail "$label: OMPI_CC ignored"
+  [[ $(MPICH_CC=gcc "$bin/mpicc" -show x.c) == "gcc -I"* ]] || fail "$label: MPICH_CC ignored"
+  [[ $(WEFT_CXX=g++ "$bin/weftcxx" -show x.cpp) == "g++ -I"* ]] || fail "$label: WEFT_CXX ignored"
+  [[ $(OMPI_CXX=g++ "$bin/mpicxx" --showme x.cpp) == "g++ -I"* ]] ||
+    fail "$label: OMPI_CXX ignored"
+  [[ $(MPICH_CXX=g++ "$bin/mpicxx" -show x.cpp) == "g++ -I"* ]] || fail "$label: MPICH_CXX ignored"
+  [[ $(WEFT_CC=gcc "$bin/mpicc" --showme:version) == *"around 'gcc'" ]] ||
+    fail "$label: --showme:version ignores WEFT_CC"
+  # ... and the compiler named is the one that runs (a stand-in that leaves a mark, then runs gcc).
+  printf '#!/bin/sh\necho "$@" >>"%s/marked_cc.log"\nexec gcc "$@"\n' "$work" >"$work/marked_cc"
+  chmod +x "$work/marked_cc"
+  rm -f "$work/marked_cc.log"
+  WEFT_CC="$work/marked_cc" "$bin/mpicc" -O2 -o "$work/$label-marked" "$src/examples/ring.c"
+  grep -qF -- "-lweft" "$work/marked_cc.log" || fail "$label: WEFT_CC's compiler did not run"
+  [ -x "$work/$label-marked" ] || fail "$label: WEFT_CC build made no program"
+}
+
 check_prefix() {  # check_prefix BIN_DIR LABEL
   local bin=$1 label=$2
   "$bin/mpicc" -show -o x x.c | grep -q -- "-lweft" || fail "$label: mpicc -show lacks -lweft"
@@ -37,6 +97,7 @@ check_prefix() {  # check_prefix BIN_DIR LABEL
     fail "$label: mpiexec"
   # Started without a launcher the program is a one-rank world.
   env -u LD_LIBRARY_PATH "$work/$label-cxx" | grep -q '^hello from 0 of 1$' || fail "$label: singleton"
+  check_options "$bin" "$label"
   echo "ok: $label"
 }
 
