@@ -97,9 +97,7 @@ int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatyp
   WEFT_CHECK(comm, fn,
              root_side(*c, vector, recvcount, counts, displs, recvtype, "recvcount", "recvcounts",
                        "recvtype", &side));
-  size_t total = 0;
-  for (const capi::UserBlock& b : side) total += b.bytes();
-  WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, total, side[0].type, "recvbuf", false));
+  WEFT_CHECK(comm, fn, capi::check_side_buffer(recvbuf, side, "recvbuf"));
   a.blocks = capi::place_blocks(side, &spec.recv_typed);
   spec.binding.recv = recvbuf;
   const Block own = a.blocks[size_t(root)];
@@ -145,9 +143,7 @@ int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, bool vecto
   WEFT_CHECK(comm, fn,
              root_side(*c, vector, sendcount, counts, displs, sendtype, "sendcount", "sendcounts",
                        "sendtype", &side));
-  size_t total = 0;
-  for (const capi::UserBlock& b : side) total += b.bytes();
-  WEFT_CHECK(comm, fn, capi::check_coll_buffer(sendbuf, total, side[0].type, "sendbuf", false));
+  WEFT_CHECK(comm, fn, capi::check_side_buffer(sendbuf, side, "sendbuf"));
   a.blocks = capi::place_blocks(side, &spec.send_typed);
   spec.binding.send = sendbuf;
   const Block own = a.blocks[size_t(root)];

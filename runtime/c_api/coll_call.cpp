@@ -44,6 +44,25 @@ Status check_coll_buffer(const void* buf, size_t count, const Datatype* type, co
   return Status::success();
 }
 
+Status check_side_buffer(const void* buf, const std::vector<UserBlock>& side, const char* arg) {
+  if (buf == MPI_IN_PLACE) return check_coll_buffer(buf, 0, nullptr, arg, false);
+  if (buf != nullptr) return Status::success();
+  // No process has data in the first page; a derived type may carry the address itself.
+  constexpr ptrdiff_t kFirstPage = 4096;
+  for (size_t i = 0; i < side.size(); ++i) {
+    const UserBlock& b = side[i];
+    const ptrdiff_t address = b.displacement + b.type->true_lb();
+    if (b.count == 0 || !b.type->is_predefined() || address >= kFirstPage) continue;
+    return Status::error(MPI_ERR_BUFFER,
+                         std::string("invalid buffer ") + arg + "=NULL: block " +
+                             std::to_string(i) + " (" + std::to_string(b.count) + " " +
+                             b.type->label() + ") would start at address " +
+                             std::to_string(address) +
+                             " (with MPI_BOTTOM the displacements are absolute addresses)");
+  }
+  return Status::success();
+}
+
 Status check_typed(const void* buf, MPI_Count count, MPI_Datatype type, const char* buf_arg,
                    const char* count_arg, const char* type_arg, bool in_place_ok,
                    const Datatype** out) {

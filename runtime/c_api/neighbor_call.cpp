@@ -45,10 +45,7 @@ Status place_side(const NeighborSide& s, int n, const std::string& which,
         n, s.counts, s.displs, t, s.shape == NeighborSide::Shape::kTyped ? s.types : nullptr,
         (which + "counts").c_str(), displs.c_str(), (which + "types").c_str(), &side));
   }
-  size_t total = 0;
-  for (const UserBlock& b : side) total += b.bytes();
-  const weft::Datatype* any = side.empty() ? t : side[0].type;
-  WEFT_TRY(check_coll_buffer(s.buf, total, any, (which + "buf").c_str(), false));
+  WEFT_TRY(check_side_buffer(s.buf, side, (which + "buf").c_str()));
   *out = place_blocks(side, typed);
   return Status::success();
 }
@@ -80,9 +77,7 @@ int neighbor_allgather(const char* fn, const void* sendbuf, MPI_Count sendcount,
     WEFT_CHECK(comm, fn, check_count(recvcount, "recvcount"));
     side = regular_side(indegree, recvcount, rt);
   }
-  size_t total = 0;
-  for (const UserBlock& b : side) total += b.bytes();
-  WEFT_CHECK(comm, fn, check_coll_buffer(recvbuf, total, rt, "recvbuf", false));
+  WEFT_CHECK(comm, fn, check_side_buffer(recvbuf, side, "recvbuf"));
   a.bytes = size_t(sendcount) * st->size();
   a.recv_blocks = place_blocks(side, &spec.recv_typed);
   spec.binding.send = place_single(sendbuf, sendcount, st, &spec.send_typed);
