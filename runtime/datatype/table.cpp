@@ -27,9 +27,9 @@ DatatypeTable& datatypes() {
 
 MPI_Datatype DatatypeTable::add(std::shared_ptr<Datatype> type) {
   MPI_Datatype handle = kFirstDerivedType + MPI_Datatype(derived_.size());
-  if (freed_.size() > kHandleQuarantine) {
-    handle = freed_.front();
-    freed_.pop_front();
+  if (!freed_.empty()) {
+    handle = freed_.back();
+    freed_.pop_back();
   } else {
     derived_.emplace_back();
   }
