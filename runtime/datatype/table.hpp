@@ -1,10 +1,11 @@
 // Datatype handles: the predefined types at their mpi.h numbers and derived types from
 // kFirstDerivedType up. A derived handle holds a shared reference; MPI_Type_free drops the handle
 // while types built on it and pending operations keep the object (MPI 4.0 §5.1.9). The next new
-// type takes the most recently freed handle, as MPICH's handle pool and Open MPI's allocator do:
-// programs that keep using a freed handle after building its replacement (MPICH's own
-// indexed_misc test does) work alike, and the table stays as small as the types alive at once.
-// A freed handle used before any new type is made is reported.
+// type takes the most recently freed handle, as MPICH's handle pool does (Open MPI's handles are
+// object addresses, which its allocator usually hands to the next type): programs that keep
+// using a freed handle after building its replacement (MPICH's own indexed_misc test does) work
+// alike, and the table stays as small as the types alive at once. A freed handle used before
+// any new type is made is reported.
 // Threads: MPI_THREAD_SERIALIZED at most, so the table takes no lock.
 #pragma once
 #include <memory>
