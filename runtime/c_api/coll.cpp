@@ -49,10 +49,11 @@ int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int 
 Status root_side(const weft::Comm& c, bool vector, MPI_Count count, capi::CountArray counts,
                  capi::CountArray displs, MPI_Datatype type, const char* count_arg,
                  const char* counts_arg, const char* type_arg, std::vector<capi::UserBlock>* out) {
-  const weft::Datatype* t = nullptr;
-  WEFT_TRY(weft::find_committed_datatype(type, type_arg, &t));
   if (vector)
-    return capi::vector_side(c.size, counts, displs, t, nullptr, counts_arg, "displs", "", out);
+    return capi::vector_side(c.size, counts, displs, type, nullptr, counts_arg, "displs", type_arg,
+                             out);
+  const weft::Datatype* t = nullptr;
+  WEFT_TRY(weft::find_message_datatype(type, count, type_arg, &t));
   WEFT_TRY(capi::check_count(count, count_arg));
   *out = capi::regular_side(c.size, count, t);
   return Status::success();

@@ -23,12 +23,12 @@ Status all_blocks(const weft::Comm& c, bool vector, MPI_Count count, capi::Count
                   capi::CountArray displs, MPI_Datatype type, const MPI_Datatype* types,
                   const std::string& which, const char* displs_arg,
                   std::vector<capi::UserBlock>* out) {
-  const weft::Datatype* t = nullptr;
-  if (types == nullptr) WEFT_TRY(weft::find_committed_datatype(type, (which + "type").c_str(), &t));
   if (vector) {
-    return capi::vector_side(c.size, counts, displs, t, types, (which + "counts").c_str(),
-                             displs_arg, (which + "types").c_str(), out);
+    return capi::vector_side(c.size, counts, displs, type, types, (which + "counts").c_str(),
+                             displs_arg, (which + (types ? "types" : "type")).c_str(), out);
   }
+  const weft::Datatype* t = nullptr;
+  WEFT_TRY(weft::find_message_datatype(type, count, (which + "type").c_str(), &t));
   WEFT_TRY(capi::check_count(count, (which + "count").c_str()));
   *out = capi::regular_side(c.size, count, t);
   return Status::success();

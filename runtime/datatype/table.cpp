@@ -94,6 +94,12 @@ Status find_committed_datatype(MPI_Datatype handle, const char* arg, const Datat
                                          "communicating or packing with it)");
 }
 
+Status find_message_datatype(MPI_Datatype handle, MPI_Count count, const char* arg,
+                             const Datatype** out) {
+  if (handle == MPI_DATATYPE_NULL && count == 0) handle = MPI_BYTE;
+  return find_committed_datatype(handle, arg, out);
+}
+
 Status lookup_datatype(int handle, const char* arg, const DatatypeInfo** out) {
   const Datatype* t = nullptr;
   WEFT_TRY(find_committed_datatype(handle, arg, &t));
