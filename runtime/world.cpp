@@ -42,6 +42,8 @@ Status world_init(int required, int* provided) {
 
   WEFT_TRY(make_kvs(&w.kvs));
   const JobInfo& job = w.kvs->job();
+  w.requested_thread_level = required;
+  w.job_size = job.size;
   UcxOptions options;
   options.world_size = job.size;
   options.local_size = job.local_size;

@@ -20,6 +20,10 @@ enum class Phase { kBeforeInit, kRunning, kFinalized };
 struct World {
   Phase phase = Phase::kBeforeInit;
   int thread_level = MPI_THREAD_SINGLE;
+  // What MPI_Init_thread was asked for (MPI_Init: MPI_THREAD_SINGLE) and the job's size, kept
+  // after MPI_Finalize for MPI_Info_create_env; -1 and 0 before MPI_Init.
+  int requested_thread_level = -1;
+  int job_size = 0;
   std::thread::id main_thread;
   std::unique_ptr<Kvs> kvs;
   std::unique_ptr<Transport> transport;

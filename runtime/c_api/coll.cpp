@@ -49,10 +49,11 @@ int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int 
 Status root_side(const weft::Comm& c, bool vector, MPI_Count count, capi::CountArray counts,
                  capi::CountArray displs, MPI_Datatype type, const char* count_arg,
                  const char* counts_arg, const char* type_arg, std::vector<capi::UserBlock>* out) {
-  const weft::Datatype* t = nullptr;
-  WEFT_TRY(weft::find_committed_datatype(type, type_arg, &t));
   if (vector)
-    return capi::vector_side(c.size, counts, displs, t, nullptr, counts_arg, "displs", "", out);
+    return capi::vector_side(c.size, counts, displs, type, nullptr, counts_arg, "displs", type_arg,
+                             out);
+  const weft::Datatype* t = nullptr;
+  WEFT_TRY(weft::find_message_datatype(type, count, type_arg, &t));
   WEFT_TRY(capi::check_count(count, count_arg));
   *out = capi::regular_side(c.size, count, t);
   return Status::success();
@@ -97,9 +98,7 @@ int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatyp
   WEFT_CHECK(comm, fn,
              root_side(*c, vector, recvcount, counts, displs, recvtype, "recvcount", "recvcounts",
                        "recvtype", &side));
-  size_t total = 0;
-  for (const capi::UserBlock& b : side) total += b.bytes();
-  WEFT_CHECK(comm, fn, capi::check_coll_buffer(recvbuf, total, side[0].type, "recvbuf", false));
+  WEFT_CHECK(comm, fn, capi::check_side_buffer(recvbuf, side, "recvbuf"));
   a.blocks = capi::place_blocks(side, &spec.recv_typed);
   spec.binding.recv = recvbuf;
   const Block own = a.blocks[size_t(root)];
@@ -145,9 +144,7 @@ int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, bool vecto
   WEFT_CHECK(comm, fn,
              root_side(*c, vector, sendcount, counts, displs, sendtype, "sendcount", "sendcounts",
                        "sendtype", &side));
-  size_t total = 0;
-  for (const capi::UserBlock& b : side) total += b.bytes();
-  WEFT_CHECK(comm, fn, capi::check_coll_buffer(sendbuf, total, side[0].type, "sendbuf", false));
+  WEFT_CHECK(comm, fn, capi::check_side_buffer(sendbuf, side, "sendbuf"));
   a.blocks = capi::place_blocks(side, &spec.send_typed);
   spec.binding.send = sendbuf;
   const Block own = a.blocks[size_t(root)];

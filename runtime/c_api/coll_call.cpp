@@ -44,13 +44,32 @@ Status check_coll_buffer(const void* buf, size_t count, const Datatype* type, co
   return Status::success();
 }
 
+Status check_side_buffer(const void* buf, const std::vector<UserBlock>& side, const char* arg) {
+  if (buf == MPI_IN_PLACE) return check_coll_buffer(buf, 0, nullptr, arg, false);
+  if (buf != nullptr) return Status::success();
+  // No process has data in the first page; a derived type may carry the address itself.
+  constexpr ptrdiff_t kFirstPage = 4096;
+  for (size_t i = 0; i < side.size(); ++i) {
+    const UserBlock& b = side[i];
+    const ptrdiff_t address = b.displacement + b.type->true_lb();
+    if (b.count == 0 || !b.type->is_predefined() || address >= kFirstPage) continue;
+    return Status::error(MPI_ERR_BUFFER,
+                         std::string("invalid buffer ") + arg + "=NULL: block " +
+                             std::to_string(i) + " (" + std::to_string(b.count) + " " +
+                             b.type->label() + ") would start at address " +
+                             std::to_string(address) +
+                             " (with MPI_BOTTOM the displacements are absolute addresses)");
+  }
+  return Status::success();
+}
+
 Status check_typed(const void* buf, MPI_Count count, MPI_Datatype type, const char* buf_arg,
                    const char* count_arg, const char* type_arg, bool in_place_ok,
                    const Datatype** out) {
   *out = nullptr;
   if (in_place_ok && buf == MPI_IN_PLACE) return Status::success();
   WEFT_TRY(check_count(count, count_arg));
-  WEFT_TRY(find_committed_datatype(type, type_arg, out));
+  WEFT_TRY(find_message_datatype(type, count, type_arg, out));
   return check_coll_buffer(buf, size_t(count), *out, buf_arg, in_place_ok);
 }
 
@@ -60,14 +79,19 @@ std::vector<UserBlock> regular_side(int n, MPI_Count count, const Datatype* type
   return side;
 }
 
-Status vector_side(int n, CountArray counts, CountArray displs, const Datatype* type,
+Status vector_side(int n, CountArray counts, CountArray displs, MPI_Datatype type,
                    const MPI_Datatype* types, const char* counts_arg, const char* displs_arg,
-                   const char* types_arg, std::vector<UserBlock>* out) {
+                   const char* type_arg, std::vector<UserBlock>* out) {
   out->assign(size_t(n), UserBlock{});
+  // The v forms' one type is checked even without blocks, except MPI_DATATYPE_NULL, which only
+  // blocks of count 0 may have.
+  const Datatype* t = nullptr;
+  if (types == nullptr && type != MPI_DATATYPE_NULL)
+    WEFT_TRY(find_committed_datatype(type, type_arg, &t));
   if (n == 0) return Status::success();
   WEFT_TRY(check_not_null(counts.data(), counts_arg));
   WEFT_TRY(check_not_null(displs.data(), displs_arg));
-  if (types != nullptr) WEFT_TRY(check_not_null(types, types_arg));
+  if (types != nullptr) WEFT_TRY(check_not_null(types, type_arg));
   for (int i = 0; i < n; ++i) {
     const std::string index = "[" + std::to_string(i) + "]";
     WEFT_TRY(check_count(counts[i], (counts_arg + index).c_str()));
@@ -79,11 +103,13 @@ Status vector_side(int n, CountArray counts, CountArray displs, const Datatype* 
     UserBlock& b = (*out)[size_t(i)];
     b.count = counts[i];
     if (types != nullptr) {
-      WEFT_TRY(find_committed_datatype(types[i], (types_arg + index).c_str(), &b.type));
+      WEFT_TRY(
+          find_message_datatype(types[i], counts[i], (type_arg + index).c_str(), &b.type));
       b.displacement = ptrdiff_t(displs[i]);
     } else {
-      b.type = type;
-      b.displacement = ptrdiff_t(displs[i]) * type->extent();
+      b.type = t;
+      if (b.type == nullptr) WEFT_TRY(find_message_datatype(type, counts[i], type_arg, &b.type));
+      b.displacement = ptrdiff_t(displs[i]) * b.type->extent();
     }
   }
   return Status::success();

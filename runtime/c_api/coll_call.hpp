@@ -47,10 +47,16 @@ struct UserBlock {
 std::vector<UserBlock> regular_side(int n, MPI_Count count, const Datatype* type);
 // `n` blocks from counts and displacements (each >= 0): in extents of `type` (the v-variants),
 // or, with `types` non-null (alltoallw and its neighbourhood form), in bytes with a type per
-// block. The *_arg names are the user's argument names, used in error messages.
-Status vector_side(int n, CountArray counts, CountArray displs, const Datatype* type,
+// block. A block of count 0 may have MPI_DATATYPE_NULL (see find_message_datatype). The *_arg
+// names are the user's argument names (type_arg: `type`'s or `types`'), used in error messages.
+Status vector_side(int n, CountArray counts, CountArray displs, MPI_Datatype type,
                    const MPI_Datatype* types, const char* counts_arg, const char* displs_arg,
-                   const char* types_arg, std::vector<UserBlock>* out);
+                   const char* type_arg, std::vector<UserBlock>* out);
+// The buffer of a side given block by block (the v and w forms, neighbourhood collectives
+// included): not MPI_IN_PLACE; NULL is MPI_BOTTOM, whose displacements are absolute addresses, so
+// it fails only where a non-empty block of a predefined type would start in the first page
+// (where no process has data: a NULL buffer passed by mistake).
+Status check_side_buffer(const void* buf, const std::vector<UserBlock>& side, const char* arg);
 // Where the schedule finds a side's blocks: in the user's buffer (offsets from it) when every
 // block's data is contiguous, else packed one after another into `typed`.
 std::vector<coll::Block> place_blocks(const std::vector<UserBlock>& side, coll::TypedBuffer* typed);

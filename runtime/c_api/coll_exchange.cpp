@@ -23,21 +23,15 @@ Status all_blocks(const weft::Comm& c, bool vector, MPI_Count count, capi::Count
                   capi::CountArray displs, MPI_Datatype type, const MPI_Datatype* types,
                   const std::string& which, const char* displs_arg,
                   std::vector<capi::UserBlock>* out) {
-  const weft::Datatype* t = nullptr;
-  if (types == nullptr) WEFT_TRY(weft::find_committed_datatype(type, (which + "type").c_str(), &t));
   if (vector) {
-    return capi::vector_side(c.size, counts, displs, t, types, (which + "counts").c_str(),
-                             displs_arg, (which + "types").c_str(), out);
+    return capi::vector_side(c.size, counts, displs, type, types, (which + "counts").c_str(),
+                             displs_arg, (which + (types ? "types" : "type")).c_str(), out);
   }
+  const weft::Datatype* t = nullptr;
+  WEFT_TRY(weft::find_message_datatype(type, count, (which + "type").c_str(), &t));
   WEFT_TRY(capi::check_count(count, (which + "count").c_str()));
   *out = capi::regular_side(c.size, count, t);
   return Status::success();
-}
-
-size_t total_bytes(const std::vector<capi::UserBlock>& side) {
-  size_t total = 0;
-  for (const capi::UserBlock& b : side) total += b.bytes();
-  return total;
 }
 
 // MPI_Allgather and MPI_Allgatherv (`vector`).
@@ -60,8 +54,7 @@ int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Data
   WEFT_CHECK(comm, fn,
              all_blocks(*c, vector, recvcount, counts, displs, recvtype, nullptr, "recv", "displs",
                         &side));
-  WEFT_CHECK(comm, fn,
-             capi::check_coll_buffer(recvbuf, total_bytes(side), side[0].type, "recvbuf", false));
+  WEFT_CHECK(comm, fn, capi::check_side_buffer(recvbuf, side, "recvbuf"));
   a.blocks = capi::place_blocks(side, &spec.recv_typed);
   spec.binding.recv = recvbuf;
   const Block own = a.blocks[size_t(c->rank)];
@@ -105,9 +98,7 @@ int alltoall(const char* fn, Variant variant, const void* sendbuf, MPI_Count sen
   WEFT_CHECK(comm, fn,
              all_blocks(*c, vector, recvcount, recvcounts, rdispls, recvtype,
                         w ? recvtypes : nullptr, "recv", "rdispls", &recv_side));
-  WEFT_CHECK(comm, fn,
-             capi::check_coll_buffer(recvbuf, total_bytes(recv_side), recv_side[0].type, "recvbuf",
-                                     false));
+  WEFT_CHECK(comm, fn, capi::check_side_buffer(recvbuf, recv_side, "recvbuf"));
   a.recv_blocks = capi::place_blocks(recv_side, &spec.recv_typed);
   spec.binding.recv = recvbuf;
   if (in_place) {  // the input is the output: sent from a copy taken at each start
@@ -119,9 +110,7 @@ int alltoall(const char* fn, Variant variant, const void* sendbuf, MPI_Count sen
   WEFT_CHECK(comm, fn,
              all_blocks(*c, vector, sendcount, sendcounts, sdispls, sendtype,
                         w ? sendtypes : nullptr, "send", "sdispls", &send_side));
-  WEFT_CHECK(comm, fn,
-             capi::check_coll_buffer(sendbuf, total_bytes(send_side), send_side[0].type, "sendbuf",
-                                     false));
+  WEFT_CHECK(comm, fn, capi::check_side_buffer(sendbuf, send_side, "sendbuf"));
   a.send_blocks = capi::place_blocks(send_side, &spec.send_typed);
   spec.binding.send = sendbuf;
   const size_t me = size_t(c->rank);

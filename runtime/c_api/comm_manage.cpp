@@ -31,19 +31,17 @@ Status subgroup_arg(const Comm& parent, MPI_Group group, GroupRef* out) {
   return Status::success();
 }
 
-// MPI_Comm_idup (the parent's hints) and MPI_Comm_idup_with_info (`with_info`: info's hints).
-int comm_idup(const char* fn, MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm,
+// MPI_Comm_idup (the parent's hints) and MPI_Comm_idup_with_info (info's hints; none for
+// MPI_INFO_NULL).
+int comm_idup(const char* fn, MPI_Comm comm, weft::DupHints hints, MPI_Comm* newcomm,
               MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   Comm* c = nullptr;
   WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
   WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
-  if (with_info && info == MPI_INFO_NULL) {
-    return capi::report(comm, fn, Status::error(MPI_ERR_INFO, "invalid info=MPI_INFO_NULL"));
-  }
   weft::Request* r = nullptr;
-  WEFT_CHECK(comm, fn, weft::start_comm_idup(*c, info, newcomm, &r));
+  WEFT_CHECK(comm, fn, weft::start_comm_idup(*c, hints, newcomm, &r));
   *request = r;
   return MPI_SUCCESS;
 }
@@ -58,7 +56,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   Comm* c = nullptr;
   WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
-  return capi::report(comm, fn, weft::comm_dup(*c, MPI_INFO_NULL, newcomm));
+  return capi::report(comm, fn, weft::comm_dup(*c, weft::DupHints::parent(), newcomm));
 }
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
@@ -67,19 +65,17 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   Comm* c = nullptr;
   WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
-  if (info == MPI_INFO_NULL) {
-    return capi::report(comm, fn, Status::error(MPI_ERR_INFO, "invalid info=MPI_INFO_NULL"));
-  }
-  return capi::report(comm, fn, weft::comm_dup(*c, info, newcomm));
+  // MPI_INFO_NULL: a duplicate without hints (Open MPI and MPICH accept it too).
+  return capi::report(comm, fn, weft::comm_dup(*c, weft::DupHints::given(info), newcomm));
 }
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
-  return comm_idup("MPI_Comm_idup", comm, false, MPI_INFO_NULL, newcomm, request);
+  return comm_idup("MPI_Comm_idup", comm, weft::DupHints::parent(), newcomm, request);
 }
 
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm,
                              MPI_Request* request) {
-  return comm_idup("MPI_Comm_idup_with_info", comm, true, info, newcomm, request);
+  return comm_idup("MPI_Comm_idup_with_info", comm, weft::DupHints::given(info), newcomm, request);
 }
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {

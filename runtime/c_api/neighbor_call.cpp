@@ -32,23 +32,19 @@ Status neighborhood(MPI_Comm comm, weft::Comm** c, CollArgs* a) {
 Status place_side(const NeighborSide& s, int n, const std::string& which,
                   weft::coll::TypedBuffer* typed, std::vector<Block>* out) {
   const std::string displs = which == "send" ? "sdispls" : "rdispls";
-  const weft::Datatype* t = nullptr;
-  if (s.shape != NeighborSide::Shape::kTyped) {
-    WEFT_TRY(weft::find_committed_datatype(s.type, (which + "type").c_str(), &t));
-  }
   std::vector<UserBlock> side;
   if (s.shape == NeighborSide::Shape::kRegular) {
+    const weft::Datatype* t = nullptr;
+    WEFT_TRY(weft::find_message_datatype(s.type, s.count, (which + "type").c_str(), &t));
     WEFT_TRY(check_count(s.count, (which + "count").c_str()));
     side = regular_side(n, s.count, t);
   } else {
-    WEFT_TRY(vector_side(
-        n, s.counts, s.displs, t, s.shape == NeighborSide::Shape::kTyped ? s.types : nullptr,
-        (which + "counts").c_str(), displs.c_str(), (which + "types").c_str(), &side));
+    const bool typed_blocks = s.shape == NeighborSide::Shape::kTyped;
+    WEFT_TRY(vector_side(n, s.counts, s.displs, s.type, typed_blocks ? s.types : nullptr,
+                         (which + "counts").c_str(), displs.c_str(),
+                         (which + (typed_blocks ? "types" : "type")).c_str(), &side));
   }
-  size_t total = 0;
-  for (const UserBlock& b : side) total += b.bytes();
-  const weft::Datatype* any = side.empty() ? t : side[0].type;
-  WEFT_TRY(check_coll_buffer(s.buf, total, any, (which + "buf").c_str(), false));
+  WEFT_TRY(check_side_buffer(s.buf, side, (which + "buf").c_str()));
   *out = place_blocks(side, typed);
   return Status::success();
 }
@@ -70,19 +66,17 @@ int neighbor_allgather(const char* fn, const void* sendbuf, MPI_Count sendcount,
   WEFT_CHECK(
       comm, fn,
       check_typed(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype", false, &st));
-  WEFT_CHECK(comm, fn, weft::find_committed_datatype(recvtype, "recvtype", &rt));
   std::vector<UserBlock> side;
   if (vector) {
-    WEFT_CHECK(
-        comm, fn,
-        vector_side(indegree, recvcounts, displs, rt, nullptr, "recvcounts", "displs", "", &side));
+    WEFT_CHECK(comm, fn,
+               vector_side(indegree, recvcounts, displs, recvtype, nullptr, "recvcounts", "displs",
+                           "recvtype", &side));
   } else {
+    WEFT_CHECK(comm, fn, weft::find_message_datatype(recvtype, recvcount, "recvtype", &rt));
     WEFT_CHECK(comm, fn, check_count(recvcount, "recvcount"));
     side = regular_side(indegree, recvcount, rt);
   }
-  size_t total = 0;
-  for (const UserBlock& b : side) total += b.bytes();
-  WEFT_CHECK(comm, fn, check_coll_buffer(recvbuf, total, rt, "recvbuf", false));
+  WEFT_CHECK(comm, fn, check_side_buffer(recvbuf, side, "recvbuf"));
   a.bytes = size_t(sendcount) * st->size();
   a.recv_blocks = place_blocks(side, &spec.recv_typed);
   spec.binding.send = place_single(sendbuf, sendcount, st, &spec.send_typed);

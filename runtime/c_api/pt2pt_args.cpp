@@ -6,7 +6,7 @@ namespace weft::capi {
 Status check_message(const void* buf, MPI_Count count, MPI_Datatype datatype, const ArgNames& args,
                      MessageArgs* m) {
   WEFT_TRY(check_count(count, args.count));
-  WEFT_TRY(find_committed_datatype(datatype, args.datatype, &m->type));
+  WEFT_TRY(find_message_datatype(datatype, count, args.datatype, &m->type));
   // A derived type may hold absolute addresses, used with buf = MPI_BOTTOM (NULL).
   if (m->type->is_predefined()) WEFT_TRY(check_buffer(buf, count, args.buf));
   m->count = size_t(count);

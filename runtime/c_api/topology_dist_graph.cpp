@@ -22,9 +22,12 @@ namespace {
 bool real_array(const int* weights) {
   return weights != nullptr && weights != MPI_UNWEIGHTED && weights != MPI_WEIGHTS_EMPTY;
 }
-// A weights argument that makes the graph weighted: an array or MPI_WEIGHTS_EMPTY (NULL, which
-// a process without edges may pass, says nothing).
-bool says_weighted(const int* weights) { return weights != nullptr && weights != MPI_UNWEIGHTED; }
+// Weights given explicitly: an array or MPI_WEIGHTS_EMPTY. NULL, which a process without edges
+// may pass, gives none but does not say "unweighted" either.
+bool gives_weights(const int* weights) { return weights != nullptr && weights != MPI_UNWEIGHTED; }
+// Only MPI_UNWEIGHTED (a value of its own in mpi.h) makes a graph unweighted: NULL weights
+// leave it weighted, as in Open MPI and MPICH.
+bool weighted_unless_unweighted(const int* weights) { return weights != MPI_UNWEIGHTED; }
 
 Status non_negative(int value, const std::string& arg) {
   if (value >= 0) return Status::success();
@@ -65,8 +68,8 @@ Status weights_arg(const int* weights, int n, const char* arg, std::vector<int>*
 }
 
 // The adjacent form's lists: indegree sources and outdegree destinations. The graph is weighted
-// when a weight argument is an array or MPI_WEIGHTS_EMPTY; MPI_UNWEIGHTED on one side and
-// weights on the other contradict each other (MPI 4.0 §8.5.4).
+// unless a weight argument is MPI_UNWEIGHTED (NULL on both sides: weighted, with no edges);
+// MPI_UNWEIGHTED on one side and weights on the other contradict each other (MPI 4.0 §8.5.4).
 Status adjacent_arg(const Comm& c, int indegree, const int* sources, const int* sourceweights,
                     int outdegree, const int* destinations, const int* destweights,
                     topo::DistGraph* out) {
@@ -74,14 +77,15 @@ Status adjacent_arg(const Comm& c, int indegree, const int* sources, const int* 
   WEFT_TRY(non_negative(outdegree, "outdegree"));
   WEFT_TRY(ranks_arg(c, sources, indegree, "sources"));
   WEFT_TRY(ranks_arg(c, destinations, outdegree, "destinations"));
-  if ((sourceweights == MPI_UNWEIGHTED && says_weighted(destweights)) ||
-      (destweights == MPI_UNWEIGHTED && says_weighted(sourceweights))) {
+  if ((sourceweights == MPI_UNWEIGHTED && gives_weights(destweights)) ||
+      (destweights == MPI_UNWEIGHTED && gives_weights(sourceweights))) {
     return Status::error(MPI_ERR_ARG, std::string(sourceweights == MPI_UNWEIGHTED ? "sourceweights"
                                                                                   : "destweights") +
                                           "=MPI_UNWEIGHTED but the other gives weights (a graph "
                                           "is weighted or not)");
   }
-  out->weighted = says_weighted(sourceweights) || says_weighted(destweights);
+  out->weighted =
+      weighted_unless_unweighted(sourceweights) && weighted_unless_unweighted(destweights);
   if (out->weighted) {
     WEFT_TRY(weights_arg(sourceweights, indegree, "sourceweights", &out->source_weights));
     WEFT_TRY(weights_arg(destweights, outdegree, "destweights", &out->destination_weights));
@@ -169,7 +173,8 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int* sources, const i
   WEFT_CHECK(comm_old, fn, edges_arg(*c, n, sources, degrees, destinations, weights, &edges));
   WEFT_CHECK(comm_old, fn, capi::check_not_null(comm_dist_graph, "comm_dist_graph"));
   return capi::report(comm_old, fn,
-                      topo::dist_graph_create(*c, edges, says_weighted(weights), comm_dist_graph));
+                      topo::dist_graph_create(*c, edges, weighted_unless_unweighted(weights),
+                                              comm_dist_graph));
 }
 
 int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {

@@ -85,18 +85,18 @@ MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhan
   return world().comms.add(std::move(c));
 }
 
-Status comm_dup(Comm& parent, MPI_Info info, MPI_Comm* out) {
+Status comm_dup(Comm& parent, DupHints hints, MPI_Comm* out) {
   WEFT_TRY(build(parent, parent.world_ranks, out));
   world().comms.find(*out)->topology = parent.topology;  // a duplicate keeps the topology
-  return finish_dup(parent.handle, info, out);
+  return finish_dup(parent.handle, hints, out);
 }
 
-Status finish_dup(MPI_Comm parent, MPI_Info info, MPI_Comm* made) {
+Status finish_dup(MPI_Comm parent, DupHints hints, MPI_Comm* made) {
   Status s = Status::success();
-  if (info == MPI_INFO_NULL) {
+  if (hints.from_parent) {
     comm_info_on_dup(parent, *made);
   } else {
-    s = comm_info_set(*made, info);
+    s = comm_info_set(*made, hints.info);  // MPI_INFO_NULL: no hints
   }
   if (s.ok()) s = attributes_on_comm_dup(parent, *made);
   if (s.ok()) return s;

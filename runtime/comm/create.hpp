@@ -7,13 +7,22 @@
 
 namespace weft {
 
+// The hints a duplicate gets: the parent's (MPI_Comm_dup, MPI_Comm_idup), or those of `info`
+// (MPI_Comm_dup_with_info, MPI_Comm_idup_with_info), none when that is MPI_INFO_NULL.
+struct DupHints {
+  bool from_parent = true;
+  MPI_Info info = MPI_INFO_NULL;
+
+  static DupHints parent() { return {}; }
+  static DupHints given(MPI_Info info) { return {false, info}; }
+};
+
 // MPI_Comm_dup's work: the same ranks in the same order, a new context, the parent's topology,
-// attributes (through their copy callbacks) and info hints, or `info`'s hints when it is not
-// MPI_INFO_NULL (MPI_Comm_dup_with_info).
-Status comm_dup(Comm& parent, MPI_Info info, MPI_Comm* out);
+// attributes (through their copy callbacks) and the hints `hints` names.
+Status comm_dup(Comm& parent, DupHints hints, MPI_Comm* out);
 // What a duplicate takes from `parent` once it exists: attributes and hints (as comm_dup says).
 // On failure the duplicate is freed again and *made becomes MPI_COMM_NULL.
-Status finish_dup(MPI_Comm parent, MPI_Info info, MPI_Comm* made);
+Status finish_dup(MPI_Comm parent, DupHints hints, MPI_Comm* made);
 // MPI_Comm_free's work: attribute delete callbacks, hints and the error handler reference go,
 // then the handle (the communicator itself lives on while collectives on it are running).
 Status comm_free(MPI_Comm handle);
@@ -36,9 +45,9 @@ Status agree_context(Comm& comm, bool member, uint32_t* pair);
 MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhandler errhandler);
 
 // MPI_Comm_idup and MPI_Comm_idup_with_info (runtime/comm/idup.cpp): *out becomes a request
-// that completes once the new communicator's handle is in *newcomm. Its hints are `info`'s (read
-// now), or the parent's when `info` is MPI_INFO_NULL, as comm_dup says.
-Status start_comm_idup(Comm& parent, MPI_Info info, MPI_Comm* newcomm, Request** out);
+// that completes once the new communicator's handle is in *newcomm. Its hints are as comm_dup
+// says; a given info object is read now (the caller may free it at once).
+Status start_comm_idup(Comm& parent, DupHints hints, MPI_Comm* newcomm, Request** out);
 
 // The allreduce (in place) of `n` words with MPI_BAND on MPI_UINT64_T.
 coll::CallSpec bitwise_and_call(uint64_t* words, size_t n);

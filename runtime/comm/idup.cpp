@@ -17,10 +17,9 @@ namespace {
 
 class CommIdup final : public Activity {
  public:
-  // `info`: the hints of MPI_Comm_idup_with_info, a copy this activity owns (MPI_INFO_NULL: the
-  // parent's hints, as MPI_Comm_idup).
-  CommIdup(Comm& parent, MPI_Info info, MPI_Comm* newcomm, Completion* report)
-      : parent_(parent.handle), info_(info), newcomm_(newcomm), report_(report) {
+  // `hints`: as finish_dup takes them; a given info object is a copy this activity owns.
+  CommIdup(Comm& parent, DupHints hints, MPI_Comm* newcomm, Completion* report)
+      : parent_(parent.handle), hints_(hints), newcomm_(newcomm), report_(report) {
     members_.world_ranks = parent.world_ranks;
     members_.rank = parent.rank;
     members_.size = parent.size;
@@ -89,7 +88,7 @@ class CommIdup final : public Activity {
     if (flag_ == 1) {
       *newcomm_ = register_comm(members_.world_ranks, pair_, members_.errhandler);
       world().comms.find(*newcomm_)->topology = members_.topology;
-      return finish(finish_dup(parent_, info_, newcomm_));
+      return finish(finish_dup(parent_, hints_, newcomm_));
     }
     if (reserved_) world().comms.context_ids().release(pair_);
     window_ = 0;
@@ -97,8 +96,8 @@ class CommIdup final : public Activity {
   }
 
   void drop_info() {
-    if (info_ != MPI_INFO_NULL) (void)infos().free(info_);
-    info_ = MPI_INFO_NULL;
+    if (hints_.info != MPI_INFO_NULL) (void)infos().free(hints_.info);
+    hints_.info = MPI_INFO_NULL;
   }
 
   void finish(Status s) {
@@ -112,7 +111,7 @@ class CommIdup final : public Activity {
   Comm members_;
   coll::CollOp op_;
   MPI_Comm parent_;
-  MPI_Info info_;
+  DupHints hints_;
   MPI_Comm* newcomm_;
   Completion* report_;
   uint64_t mask_[ContextIds::kWindowWords] = {};
@@ -124,9 +123,9 @@ class CommIdup final : public Activity {
 
 }  // namespace
 
-Status start_comm_idup(Comm& parent, MPI_Info info, MPI_Comm* newcomm, Request** out) {
-  MPI_Info hints = MPI_INFO_NULL;  // taken now: the caller may free `info` at once
-  if (info != MPI_INFO_NULL) WEFT_TRY(infos().dup(info, &hints));
+Status start_comm_idup(Comm& parent, DupHints hints, MPI_Comm* newcomm, Request** out) {
+  // A given info object is copied now: the caller may free it at once.
+  if (hints.info != MPI_INFO_NULL) WEFT_TRY(infos().dup(hints.info, &hints.info));
   Request* r = world().requests.acquire();
   r->kind = WeftRequestKind::kActivity;
   r->comm = parent.handle;

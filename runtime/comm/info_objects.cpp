@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -47,6 +49,18 @@ std::vector<std::string> own_command_line() {
     at = end == std::string::npos ? raw.size() : end + 1;
   }
   return words;
+}
+
+// The job's size: from MPI_Init on the world's; before it weftrun's WEFT_SIZE, or 1 for a
+// process no PMIx server started (a singleton); 0 when not known yet.
+int known_job_size() {
+  if (world().job_size > 0) return world().job_size;
+  if (const char* size = std::getenv("WEFT_SIZE")) {
+    char* end = nullptr;
+    const long n = std::strtol(size, &end, 10);
+    if (end != size && *end == '\0' && n > 0 && n <= INT_MAX) return int(n);
+  }
+  return std::getenv("PMIX_NAMESPACE") == nullptr ? 1 : 0;
 }
 
 const char* thread_level_name(int level) {
@@ -173,16 +187,19 @@ InfoEntries environment_entries(int argc, char** argv) {
     for (size_t i = 1; i < words.size(); ++i) args += (i > 1 ? " " : "") + words[i];
     env.emplace_back("argv", args);
   }
-  const World& w = world();
-  const bool running = w.phase == Phase::kRunning;
-  if (running) env.emplace_back("maxprocs", std::to_string(w.kvs->job().size));
+  const int size = known_job_size();
+  if (size > 0) env.emplace_back("maxprocs", std::to_string(size));
+  // Every communicator starts with MPI_ERRORS_ARE_FATAL; no launcher option changes that.
+  env.emplace_back("mpi_initial_errhandler", "mpi_errors_are_fatal");
+  if (size > 0) env.emplace_back("soft", std::to_string(size));
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) == 0) env.emplace_back("host", host);
   utsname machine{};
   if (uname(&machine) == 0) env.emplace_back("arch", machine.machine);
   char cwd[4096];
   if (getcwd(cwd, sizeof cwd) != nullptr) env.emplace_back("wdir", cwd);
-  if (running) env.emplace_back("thread_level", thread_level_name(w.thread_level));
+  const int requested = world().requested_thread_level;
+  if (requested >= 0) env.emplace_back("thread_level", thread_level_name(requested));
   return env;
 }
 

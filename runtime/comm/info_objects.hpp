@@ -45,9 +45,13 @@ class InfoTable {
 // The process-wide table.
 InfoTable& infos();
 
-// What MPI_INFO_ENV and MPI_Info_create_env hold: command, argv, maxprocs, host, arch, wdir and
-// thread_level, each when known. `argv` (argc entries) replaces this process's command line
-// when not null; maxprocs and thread_level are known once MPI is initialised.
+// What MPI_INFO_ENV and MPI_Info_create_env hold: the keys MPI 4.1 §11.2.1 lists, in its order,
+// each where Weft knows a value: command, argv, maxprocs, mpi_initial_errhandler, soft, host,
+// arch, wdir, thread_level ("file" never: weftrun reads no such file). `argv` (argc entries)
+// replaces this process's command line when not null. maxprocs and soft (the one size the launch
+// allows) are the job's size, known before MPI_Init under weftrun or as a singleton;
+// thread_level is the level MPI_Init_thread requested, known from MPI_Init on. Both stay known
+// after MPI_Finalize, so the object is the same whenever it is made.
 InfoEntries environment_entries(int argc, char** argv);
 
 // Communicator hints. MPI_Comm_set_info updates the keys it names and keeps the others.

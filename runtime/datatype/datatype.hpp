@@ -164,6 +164,12 @@ class Datatype : public std::enable_shared_from_this<Datatype> {
 Status find_datatype(MPI_Datatype handle, const char* arg, const Datatype** out);
 // The same, for communication and packing: an uncommitted type is MPI_ERR_TYPE too.
 Status find_committed_datatype(MPI_Datatype handle, const char* arg, const Datatype** out);
+// The type of `count` elements of a message or collective block: find_committed_datatype's,
+// except that MPI_DATATYPE_NULL with count 0 is accepted, as Open MPI and MPICH accept it (MPI
+// 3.1's Example 5.23 passes it), and stands for MPI_BYTE: an empty message has no type to check.
+// `count` is checked by the caller.
+Status find_message_datatype(MPI_Datatype handle, MPI_Count count, const char* arg,
+                             const Datatype** out);
 
 // Looks up a handle for code that moves count × size contiguous bytes from the buffer: a
 // predefined type, or a committed derived type whose elements are back to back from the buffer's

@@ -27,9 +27,9 @@ DatatypeTable& datatypes() {
 
 MPI_Datatype DatatypeTable::add(std::shared_ptr<Datatype> type) {
   MPI_Datatype handle = kFirstDerivedType + MPI_Datatype(derived_.size());
-  if (freed_.size() > kHandleQuarantine) {
-    handle = freed_.front();
-    freed_.pop_front();
+  if (!freed_.empty()) {
+    handle = freed_.back();
+    freed_.pop_back();
   } else {
     derived_.emplace_back();
   }
@@ -92,6 +92,12 @@ Status find_committed_datatype(MPI_Datatype handle, const char* arg, const Datat
   return Status::error(MPI_ERR_TYPE, std::string("datatype ") + arg + "=" + (*out)->label() +
                                          " is not committed (call MPI_Type_commit before "
                                          "communicating or packing with it)");
+}
+
+Status find_message_datatype(MPI_Datatype handle, MPI_Count count, const char* arg,
+                             const Datatype** out) {
+  if (handle == MPI_DATATYPE_NULL && count == 0) handle = MPI_BYTE;
+  return find_committed_datatype(handle, arg, out);
 }
 
 Status lookup_datatype(int handle, const char* arg, const DatatypeInfo** out) {

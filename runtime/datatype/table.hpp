@@ -1,12 +1,13 @@
 // Datatype handles: the predefined types at their mpi.h numbers and derived types from
 // kFirstDerivedType up. A derived handle holds a shared reference; MPI_Type_free drops the handle
-// while types built on it and pending operations keep the object (MPI 4.0 §5.1.9). A freed
-// handle is reused only after kHandleQuarantine later frees, so a stale handle is almost always
-// reported rather than silently naming a newer type, and the table stays as small as the types
-// alive at once.
+// while types built on it and pending operations keep the object (MPI 4.0 §5.1.9). The next new
+// type takes the most recently freed handle, as MPICH's handle pool does (Open MPI's handles are
+// object addresses, which its allocator usually hands to the next type): programs that keep
+// using a freed handle after building its replacement (MPICH's own indexed_misc test does) work
+// alike, and the table stays as small as the types alive at once. A freed handle used before
+// any new type is made is reported.
 // Threads: MPI_THREAD_SERIALIZED at most, so the table takes no lock.
 #pragma once
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -15,7 +16,6 @@
 namespace weft {
 
 inline constexpr MPI_Datatype kFirstDerivedType = 64;
-inline constexpr size_t kHandleQuarantine = 1024;
 
 class DatatypeTable {
  public:
@@ -32,7 +32,7 @@ class DatatypeTable {
 
  private:
   std::vector<std::shared_ptr<Datatype>> derived_;  // handle = kFirstDerivedType + index
-  std::deque<MPI_Datatype> freed_;                  // oldest first
+  std::vector<MPI_Datatype> freed_;                 // most recently freed last
 };
 
 // The process-wide table.

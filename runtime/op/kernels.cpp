@@ -224,6 +224,9 @@ ReduceKernel pair_kernel(MPI_Op op) {
 // The arithmetic ops (everything but REPLACE/NO_OP) for one predefined type.
 ReduceKernel arithmetic_kernel(MPI_Op op, MPI_Datatype type) {
   switch (type) {
+    // MPI_CHAR is text to the standard, but Open MPI and MPICH reduce it as a C integer (OSU's
+    // osu_allreduce does by default), so Weft does too, as the platform's char.
+    case MPI_CHAR: return integer_kernel<char>(op);
     case MPI_SIGNED_CHAR: return integer_kernel<signed char>(op);
     case MPI_UNSIGNED_CHAR: return integer_kernel<unsigned char>(op);
     case MPI_SHORT: return integer_kernel<short>(op);
@@ -266,7 +269,7 @@ ReduceKernel arithmetic_kernel(MPI_Op op, MPI_Datatype type) {
     case MPI_2INTEGER: return pair_kernel<int32_t, int32_t>(op);
     case MPI_2REAL: return pair_kernel<float, float>(op);
     case MPI_2DOUBLE_PRECISION: return pair_kernel<double, double>(op);
-    default: return nullptr;  // MPI_CHAR, MPI_WCHAR, MPI_PACKED, MPI_CHARACTER, MPI_REAL16
+    default: return nullptr;  // MPI_WCHAR, MPI_PACKED, MPI_CHARACTER, MPI_REAL16
   }
 }
 

@@ -10,8 +10,8 @@
 namespace weft::topo {
 
 // MPI_Dims_create: fills the zero entries of `dims` so that the product of all entries is
-// `nnodes`, the filled entries as close to each other as possible and non-increasing; the
-// non-zero entries are kept. MPI_ERR_DIMS when a given entry is negative or the given entries
+// `nnodes`, the filled entries as close to each other as possible (the smallest spread, and of
+// equal spreads the larger smallest factor) and non-increasing; the non-zero entries are kept. MPI_ERR_DIMS when a given entry is negative or the given entries
 // do not divide `nnodes`; MPI_ERR_ARG when nnodes < 1.
 Status dims_create(int nnodes, std::span<int> dims);
 

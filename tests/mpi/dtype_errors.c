@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Type_free(&t));
   CHECK(t == MPI_DATATYPE_NULL);
 #ifdef WEFT_MPI
-  /* Weft's handles are checked by value (and never reused), so a stale one is an error. */
+  /* Weft's handles are checked by value, and a freed one goes to the next new type only, so
+   * here, with none made since, a stale one is an error. */
   expect(MPI_Send(buf, 1, stale, right, 0, MPI_COMM_WORLD), MPI_ERR_TYPE, "MPI_Send", "freed");
   expect(MPI_Type_free(&stale), MPI_ERR_TYPE, "MPI_Type_free", "datatype=");
 #endif

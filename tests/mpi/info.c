@@ -1,7 +1,12 @@
 /* Info objects: set/get/get_string/get_valuelen/delete/dup/free/nkeys/nthkey with keys kept in
  * the order first set, truncation, the MPI_MAX_INFO_KEY/MPI_MAX_INFO_VAL limits, use before
  * MPI_Init and after MPI_Finalize, MPI_INFO_ENV and MPI_Info_create_env, hints on
- * MPI_COMM_WORLD (MPI_Comm_set_info/get_info), and the error paths. */
+ * MPI_COMM_WORLD (MPI_Comm_set_info/get_info), and the error paths.
+ * MPI_INFO_ENV holds the keys MPI 4.1 §11.2.1 lists, in its order, where Weft knows a value:
+ * command, argv, maxprocs, mpi_initial_errhandler, soft (the one size the launch allows, as
+ * maxprocs), host, arch, wdir and thread_level (the level MPI_Init_thread requested, not the one
+ * provided); no "file" (weftrun reads none). MPI_Info_create_env gives the same before MPI_Init
+ * (without thread_level: nothing is requested yet), while running and after MPI_Finalize. */
 #include <unistd.h>
 
 #include "expect_error.h"
@@ -29,6 +34,32 @@ static void check_keys(MPI_Info info, int n, const char* const* want) {
       CHECK(0);
     }
   }
+}
+
+/* Whether two info objects hold the same keys in the same order with the same values; usable
+ * before MPI_Init and after MPI_Finalize (no CHECK). `skip_last` ignores b's last key. */
+static int same_entries(MPI_Info a, MPI_Info b, int skip_last) {
+  int na = -1, nb = -1;
+  if (MPI_Info_get_nkeys(a, &na) != MPI_SUCCESS || MPI_Info_get_nkeys(b, &nb) != MPI_SUCCESS)
+    return 0;
+  if (na != nb - skip_last) {
+    fprintf(stderr, "%d keys against %d\n", na, nb - skip_last);
+    return 0;
+  }
+  for (int i = 0; i < na; ++i) {
+    char ka[MPI_MAX_INFO_KEY + 1], kb[MPI_MAX_INFO_KEY + 1];
+    char va[MPI_MAX_INFO_VAL + 1], vb[MPI_MAX_INFO_VAL + 1];
+    int fa = 0, fb = 0;
+    if (MPI_Info_get_nthkey(a, i, ka) != MPI_SUCCESS || MPI_Info_get_nthkey(b, i, kb) != MPI_SUCCESS)
+      return 0;
+    MPI_Info_get(a, ka, MPI_MAX_INFO_VAL, va, &fa);
+    MPI_Info_get(b, kb, MPI_MAX_INFO_VAL, vb, &fb);
+    if (strcmp(ka, kb) != 0 || !fa || !fb || strcmp(va, vb) != 0) {
+      fprintf(stderr, "key %d: '%s'='%s' against '%s'='%s'\n", i, ka, va, kb, vb);
+      return 0;
+    }
+  }
+  return 1;
 }
 
 static void objects(void) {
@@ -99,7 +130,7 @@ static void objects(void) {
   CHECK_MPI(MPI_Info_free(&info));
 }
 
-static void environment(int argc, char** argv, int provided) {
+static void environment(int argc, char** argv, int requested, MPI_Info before_init) {
   int size, len;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   char text[MPI_MAX_INFO_VAL + 1];
@@ -120,7 +151,17 @@ static void environment(int argc, char** argv, int provided) {
   CHECK(flag && len > 0);
   const char* levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
                           "MPI_THREAD_MULTIPLE"};
-  check_value(MPI_INFO_ENV, "thread_level", levels[provided]);
+  check_value(MPI_INFO_ENV, "thread_level", levels[requested]); /* requested, not provided */
+  snprintf(text, sizeof text, "%d", size);
+  check_value(MPI_INFO_ENV, "soft", text);
+  check_value(MPI_INFO_ENV, "mpi_initial_errhandler", "mpi_errors_are_fatal");
+  const char* const keys[] = {"command", "argv", "maxprocs", "mpi_initial_errhandler", "soft",
+                              "host",    "arch", "wdir",     "thread_level"};
+  check_keys(MPI_INFO_ENV, 9, keys);
+  CHECK_MPI(MPI_Info_get_valuelen(MPI_INFO_ENV, "file", &len, &flag));
+  CHECK(!flag);
+  /* Before MPI_Init: the same, but for thread_level (last), which nothing had requested yet. */
+  CHECK(same_entries(before_init, MPI_INFO_ENV, 1));
   EXPECT_ERROR(MPI_Info_set(MPI_INFO_ENV, "command", "x"), MPI_ERR_INFO, "MPI_Info_set",
                "MPI_INFO_ENV (predefined and read-only)");
   MPI_Info env = MPI_INFO_ENV;
@@ -128,6 +169,7 @@ static void environment(int argc, char** argv, int provided) {
 
   MPI_Info created;
   CHECK_MPI(MPI_Info_create_env(argc, argv, &created));
+  CHECK(same_entries(created, MPI_INFO_ENV, 0));
   check_value(created, "command", argv[0]);
   CHECK_MPI(MPI_Info_set(created, "command", "mine to change"));
   CHECK_MPI(MPI_Info_free(&created));
@@ -202,14 +244,21 @@ int main(int argc, char** argv) {
   CHECK(MPI_Info_create(&early) == MPI_SUCCESS);
   CHECK(MPI_Info_set(early, "made", "before MPI_Init") == MPI_SUCCESS);
   CHECK(MPI_Info_delete(early, "absent") != MPI_SUCCESS);
+  MPI_Info before_init;
+  CHECK(MPI_Info_create_env(argc, argv, &before_init) == MPI_SUCCESS);
+  /* MPI_THREAD_MULTIPLE is requested; Weft provides MPI_THREAD_SERIALIZED, and thread_level says
+   * what was requested. */
   int provided = -1;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  CHECK(provided == MPI_THREAD_SERIALIZED);
   errors_return();
   check_value(early, "made", "before MPI_Init");
   check_context("info objects");
   objects();
   check_context("MPI_INFO_ENV");
-  environment(argc, argv, provided);
+  environment(argc, argv, MPI_THREAD_MULTIPLE, before_init);
+  MPI_Info while_running;
+  CHECK_MPI(MPI_Info_dup(MPI_INFO_ENV, &while_running));
   check_context("hints on communicators");
   communicator_hints();
   check_context("error paths");
@@ -222,5 +271,15 @@ int main(int argc, char** argv) {
     fprintf(stderr, "info objects failed after MPI_Finalize\n");
     return 1;
   }
+  /* After MPI_Finalize, MPI_Info_create_env still gives what MPI_INFO_ENV held. */
+  MPI_Info after;
+  if (MPI_Info_create_env(argc, argv, &after) != MPI_SUCCESS ||
+      !same_entries(after, while_running, 0)) {
+    fprintf(stderr, "MPI_Info_create_env after MPI_Finalize differs from MPI_INFO_ENV\n");
+    return 1;
+  }
+  MPI_Info_free(&after);
+  MPI_Info_free(&while_running);
+  MPI_Info_free(&before_init);
   return 0;
 }

@@ -1,7 +1,8 @@
 /* MPI 4.0 additions: MPI_Isendrecv and MPI_Isendrecv_replace (and their _c forms) around a ring,
  * with derived types, wildcards, MPI_PROC_NULL, several in flight at once and truncation; and
  * MPI_Comm_idup_with_info, whose new communicator carries the given hints (taken at the call)
- * and works. Argument errors under MPI_ERRORS_RETURN name the function, argument and value. */
+ * and works; MPI_Comm_(i)dup_with_info with MPI_INFO_NULL, whose duplicate has no hints at all
+ * (not the parent's). Argument errors under MPI_ERRORS_RETURN name the function, argument and value. */
 #include "expect_error.h"
 
 static int rank, size, left, right;
@@ -180,6 +181,37 @@ static void idup_with_info(void) {
   CHECK_MPI(MPI_Comm_free(&plain));
 }
 
+/* MPI_INFO_NULL as the hints of MPI_Comm_dup_with_info and MPI_Comm_idup_with_info (Open MPI and
+ * MPICH accept it): a working duplicate with no hints, not even the parent's. Run after
+ * idup_with_info(), which left a hint on MPI_COMM_WORLD. */
+static void dup_with_info_null(void) {
+  check_context("MPI_Comm_dup_with_info and MPI_Comm_idup_with_info with MPI_INFO_NULL");
+  MPI_Comm blocking = MPI_COMM_NULL, nonblocking = MPI_COMM_NULL;
+  MPI_Request r = MPI_REQUEST_NULL;
+  CHECK_MPI(MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &blocking));
+  CHECK_MPI(MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &nonblocking, &r));
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  MPI_Comm both[2] = {blocking, nonblocking};
+  for (int i = 0; i < 2; ++i) {
+    int result = -1, nkeys = -1, flag = 1;
+    CHECK_MPI(MPI_Comm_compare(MPI_COMM_WORLD, both[i], &result));
+    CHECK(result == MPI_CONGRUENT);
+    MPI_Info got;
+    char v[MPI_MAX_INFO_VAL + 1];
+    CHECK_MPI(MPI_Comm_get_info(both[i], &got));
+    CHECK_MPI(MPI_Info_get(got, "weft_test_parent", MPI_MAX_INFO_VAL, v, &flag));
+    CHECK(!flag);
+    CHECK_MPI(MPI_Info_get_nkeys(got, &nkeys));
+    CHECK(nkeys == 0);
+    CHECK_MPI(MPI_Info_free(&got));
+    int sum = 0, mine = rank + 1;
+    CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, both[i]));
+    CHECK(sum == size * (size + 1) / 2);
+  }
+  CHECK_MPI(MPI_Comm_free(&blocking));
+  CHECK_MPI(MPI_Comm_free(&nonblocking));
+}
+
 static void errors(void) {
   check_context("argument errors of MPI_Isendrecv(_replace) and MPI_Comm_idup_with_info");
   int buf[4] = {0};
@@ -212,8 +244,6 @@ static void errors(void) {
   MPI_Comm c = MPI_COMM_NULL;
   MPI_Info info;
   CHECK_MPI(MPI_Info_create(&info));
-  EXPECT_ERROR(MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &c, &r), MPI_ERR_INFO,
-               "MPI_Comm_idup_with_info", "info=MPI_INFO_NULL");
   EXPECT_ERROR(MPI_Comm_idup_with_info(MPI_COMM_WORLD, info, &c, NULL), MPI_ERR_ARG,
                "MPI_Comm_idup_with_info", "request=NULL");
   EXPECT_ERROR(MPI_Comm_idup_with_info(MPI_COMM_WORLD, info, NULL, &r), MPI_ERR_ARG,
@@ -232,6 +262,7 @@ int main(int argc, char** argv) {
   isendrecv_derived();
   isendrecv_truncated();
   idup_with_info();
+  dup_with_info_null();
   errors();
   MPI_Finalize();
   return 0;

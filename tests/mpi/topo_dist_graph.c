@@ -6,7 +6,9 @@
  * - a star (everyone to rank 0) with MPI_WEIGHTS_EMPTY for empty sides, and an unweighted ring.
  * - MPI_Dist_graph_create: each rank gives edges r -> r+1 twice (weights r and r+100) and
  *   r+2 -> r (weight 7); each rank learns its three in- and three out-edges, and a message
- *   along each edge arrives in the block whose weight names that edge. */
+ *   along each edge arrives in the block whose weight names that edge.
+ * - graphs without edges whose weights are NULL, which is not MPI_UNWEIGHTED (a distinct
+ *   value): weighted, from both constructors, as in Open MPI and MPICH. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -138,6 +140,31 @@ static void general(int rank, int size) {
   MPI_Comm_free(&g);
 }
 
+/* NULL weights are not MPI_UNWEIGHTED: a graph whose weights are NULL everywhere is weighted
+ * (here without any edge, so NULL is all a caller can pass besides MPI_WEIGHTS_EMPTY). */
+static void null_weights(void) {
+  check_context("NULL weights and no edges");
+  MPI_Comm g;
+  CHECK_MPI(MPI_Dist_graph_create(MPI_COMM_WORLD, 0, NULL, NULL, NULL, NULL, MPI_INFO_NULL, 0, &g));
+  check_topology(g, 0, 0, 1);
+  CHECK_MPI(MPI_Comm_free(&g));
+  CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 0, NULL, NULL, 0, NULL, NULL,
+                                           MPI_INFO_NULL, 0, &g));
+  check_topology(g, 0, 0, 1);
+  CHECK_MPI(MPI_Comm_free(&g));
+  /* MPI_WEIGHTS_EMPTY on one side and NULL on the other: weighted too. */
+  CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 0, NULL, MPI_WEIGHTS_EMPTY, 0, NULL,
+                                           NULL, MPI_INFO_NULL, 0, &g));
+  check_topology(g, 0, 0, 1);
+  CHECK_MPI(MPI_Comm_free(&g));
+  /* Both MPI_UNWEIGHTED: not weighted. */
+  CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 0, NULL, MPI_UNWEIGHTED, 0, NULL,
+                                           MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g));
+  check_topology(g, 0, 0, 0);
+  CHECK_MPI(MPI_Comm_free(&g));
+  check_context("%s", "");
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   errors_return();
@@ -146,6 +173,7 @@ int main(int argc, char** argv) {
   adjacent_ring(rank, size);
   star(rank, size);
   general(rank, size);
+  null_weights();
   MPI_Finalize();
   return 0;
 }

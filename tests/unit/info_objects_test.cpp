@@ -2,7 +2,10 @@
 #include "runtime/comm/info_objects.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "mpi.h"
 
@@ -94,7 +97,39 @@ TEST_CASE("info: MPI_Info_create_env takes the command line it is given") {
   const InfoEntries env = environment_entries(3, argv);
   CHECK(value_of(env, "command") == "./solver");
   CHECK(value_of(env, "argv") == "-n 10");
-  CHECK(value_of(env, "maxprocs") == "<absent>");  // unknown before MPI_Init
+  CHECK(value_of(env, "thread_level") == "<absent>");  // nothing requested before MPI_Init
+  CHECK(value_of(env, "file") == "<absent>");          // weftrun reads no such file
+  CHECK(value_of(env, "mpi_initial_errhandler") == "mpi_errors_are_fatal");
+}
+
+TEST_CASE("info: before MPI_Init the job's size comes from weftrun, or is 1 for a singleton") {
+  // The environment as weftrun, another PMIx server or none would leave it; restored after.
+  auto saved = [](const char* name) -> std::optional<std::string> {
+    const char* v = std::getenv(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  const std::optional<std::string> size = saved("WEFT_SIZE"), nspace = saved("PMIX_NAMESPACE");
+  char prog[] = "./solver";
+  char* argv[] = {prog, nullptr};
+  setenv("WEFT_SIZE", "6", 1);
+  setenv("PMIX_NAMESPACE", "weft-test", 1);
+  InfoEntries env = environment_entries(1, argv);
+  CHECK(value_of(env, "maxprocs") == "6");
+  CHECK(value_of(env, "soft") == "6");
+  unsetenv("WEFT_SIZE");  // another PMIx server: not known before MPI_Init
+  env = environment_entries(1, argv);
+  CHECK(value_of(env, "maxprocs") == "<absent>");
+  CHECK(value_of(env, "soft") == "<absent>");
+  unsetenv("PMIX_NAMESPACE");  // no server: a one-rank world
+  env = environment_entries(1, argv);
+  CHECK(value_of(env, "maxprocs") == "1");
+  CHECK(value_of(env, "soft") == "1");
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : env) keys.push_back(key);
+  CHECK(keys == std::vector<std::string>{"command", "argv", "maxprocs", "mpi_initial_errhandler",
+                                         "soft", "host", "arch", "wdir"});
+  if (size) setenv("WEFT_SIZE", size->c_str(), 1);
+  if (nspace) setenv("PMIX_NAMESPACE", nspace->c_str(), 1);
 }
 
 TEST_CASE("info: communicator hints update, copy at dup, and go at free") {

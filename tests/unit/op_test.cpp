@@ -121,7 +121,7 @@ TEST_CASE("ops the standard does not define for a type are refused with MPI_ERR_
   CHECK_FALSE(defined(MPI_MAX, MPI_C_DOUBLE_COMPLEX, 16));
   CHECK_FALSE(defined(MPI_BAND, MPI_DOUBLE, 8));
   CHECK_FALSE(defined(MPI_MAXLOC, MPI_INT, 4));
-  CHECK_FALSE(defined(MPI_SUM, MPI_CHAR, 1));
+  CHECK_FALSE(defined(MPI_SUM, MPI_WCHAR, 4));
   CHECK_FALSE(defined(MPI_OP_NULL, MPI_INT, 4));
   CHECK(defined(MPI_LAND, MPI_C_BOOL, 1));
   CHECK(defined(MPI_BXOR, MPI_BYTE, 1));
@@ -130,6 +130,28 @@ TEST_CASE("ops the standard does not define for a type are refused with MPI_ERR_
   const Status s = table.bind(MPI_SUM, MPI_C_BOOL, 1, &r);
   CHECK(s.error_class == MPI_ERR_OP);
   CHECK(s.message == "MPI_SUM is not defined for datatype MPI_C_BOOL");
+}
+
+TEST_CASE("leniency: MPI_CHAR reduces as a C integer, as in Open MPI and MPICH") {
+  // OSU's osu_allreduce reduces MPI_CHAR with MPI_SUM by default.
+  CHECK(reduce<char>(MPI_SUM, MPI_CHAR, {1, 2, 3}, {10, 20, 30}) == std::vector<char>{11, 22, 33});
+  CHECK(reduce<char>(MPI_PROD, MPI_CHAR, {2, 3}, {4, 5}) == std::vector<char>{8, 15});
+  CHECK(reduce<char>(MPI_MAX, MPI_CHAR, {7, 1}, {3, 9}) == std::vector<char>{7, 9});
+  CHECK(reduce<char>(MPI_MIN, MPI_CHAR, {7, 1}, {3, 9}) == std::vector<char>{3, 1});
+  CHECK(reduce<char>(MPI_LAND, MPI_CHAR, {1, 0}, {5, 5}) == std::vector<char>{1, 0});
+  CHECK(reduce<char>(MPI_BXOR, MPI_CHAR, {6}, {3}) == std::vector<char>{5});
+  // The standard's own one-byte integers, alike.
+  CHECK(reduce<signed char>(MPI_SUM, MPI_SIGNED_CHAR, {-3, 100}, {1, 27}) ==
+        std::vector<signed char>{-2, 127});
+  CHECK(reduce<unsigned char>(MPI_MAX, MPI_UNSIGNED_CHAR, {200, 1}, {100, 255}) ==
+        std::vector<unsigned char>{200, 255});
+  for (MPI_Datatype t : {MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR}) {
+    for (MPI_Op op : {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, MPI_LAND, MPI_LOR, MPI_LXOR, MPI_BAND,
+                      MPI_BOR, MPI_BXOR}) {
+      CHECK(defined(op, t, 1));
+    }
+    CHECK_FALSE(defined(MPI_MAXLOC, t, 1));
+  }
 }
 
 TEST_CASE("user ops get the data in one call, keep their commutativity and can be freed") {

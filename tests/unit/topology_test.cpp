@@ -35,6 +35,36 @@ int best_spread(int n, int k) {
   return best;
 }
 
+// The most balanced split of n into k non-increasing factors, by brute force over all of them:
+// the smallest spread (largest - smallest); among equal spreads the largest smallest factor,
+// then the largest next one, and so on (the split whose ascending order is lexicographically
+// largest, so 5040 = 21·16·15 rather than 20·18·14, both of spread 6).
+Ints best_split(int n, int k) {
+  Ints best, chosen;
+  std::function<void(int, int, int)> go = [&](int rest, int left, int cap) {
+    if (left == 0) {
+      if (rest != 1) return;
+      if (!best.empty()) {
+        const int spread = chosen.front() - chosen.back(), best_spread = best.front() - best.back();
+        if (spread > best_spread) return;
+        if (spread == best_spread && !std::lexicographical_compare(best.rbegin(), best.rend(),
+                                                                   chosen.rbegin(), chosen.rend()))
+          return;
+      }
+      best = chosen;
+      return;
+    }
+    for (int f = std::min(rest, cap); f >= 1; --f) {
+      if (rest % f != 0) continue;
+      chosen.push_back(f);
+      go(rest / f, left - 1, f);
+      chosen.pop_back();
+    }
+  };
+  go(n, k, n);
+  return best;
+}
+
 CartGrid grid(Ints dims, Ints periods) { return CartGrid{std::move(dims), std::move(periods)}; }
 
 }  // namespace
@@ -67,6 +97,32 @@ TEST_CASE("dims_create: products, order and spread against brute force") {
       CHECK(product == n);
       CHECK(std::is_sorted(dims.rbegin(), dims.rend()));
       CHECK(dims.front() - dims.back() == best_spread(n, k));
+    }
+  }
+}
+
+TEST_CASE("dims_create: equal spreads go to the split with the larger smallest factor") {
+  // Each has two splits of the smallest spread; the standard asks for dimensions as close to
+  // each other as possible, which the larger smallest factor (smaller ratio) is.
+  CHECK(dims_of(5040, {0, 0, 0}) == Ints{21, 16, 15});   // not 20·18·14
+  CHECK(dims_of(6240, {0, 0, 0}) == Ints{26, 16, 15});   // not 24·20·13
+  CHECK(dims_of(10800, {0, 0, 0}) == Ints{27, 20, 20});  // not 25·24·18
+  // Fixed entries stay; the free ones are the best split of what is left, non-increasing.
+  CHECK(dims_of(10080, {0, 2, 0, 0}) == Ints{21, 2, 16, 15});
+  CHECK(dims_of(5040, {0, 0, 0, 1}) == Ints{21, 16, 15, 1});
+  for (int n : {5040, 6240, 10800, 7560, 9240, 27720, 65536, 100000, 362880}) {
+    for (int k = 2; k <= 5; ++k) {
+      INFO("nnodes=" << n << " ndims=" << k);
+      CHECK(dims_of(n, Ints(size_t(k), 0)) == best_split(n, k));
+    }
+  }
+}
+
+TEST_CASE("dims_create: the most balanced split, against brute force over many sizes") {
+  for (int n = 1; n <= 1500; ++n) {
+    for (int k = 1; k <= (n <= 400 ? 5 : 3); ++k) {
+      INFO("nnodes=" << n << " ndims=" << k);
+      REQUIRE(dims_of(n, Ints(size_t(k), 0)) == best_split(n, k));
     }
   }
 }
