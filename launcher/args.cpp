@@ -36,6 +36,30 @@ bool valid_env_name(const std::string& name) {
   return true;
 }
 
+// The job's rank count. With hosts and no -n, one rank per slot (or --npernode per host), as
+// Open MPI does.
+bool count_ranks(LaunchOptions* o, std::string* error) {
+  if (!o->nranks_given && o->apps.size() == 1 && !o->hosts.empty()) {
+    long slots = 0;
+    std::vector<std::string> names;
+    for (const HostSlots& h : o->hosts) {
+      slots += h.slots;
+      if (std::find(names.begin(), names.end(), h.name) == names.end()) names.push_back(h.name);
+    }
+    if (o->per_node > 0) slots = long(o->per_node) * long(names.size());
+    o->apps[0].nranks = int(std::min(slots, long(1 << 20)));
+  }
+  o->nranks = 0;
+  for (const AppContext& app : o->apps) {
+    if (o->nranks > (1 << 20) - app.nranks) {
+      *error = "too many ranks in all (at most " + std::to_string(1 << 20) + ")";
+      return false;
+    }
+    o->nranks += app.nranks;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::string* error) {
@@ -199,6 +223,7 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
       } else if (is("--launch-agent")) {
         if (!value_of(arg, "--launch-agent", &value)) return false;
         o.launch_agent = value;
+        o.agent_given = true;
       } else if (is("--launcher-address")) {
         if (!value_of(arg, "--launcher-address", &value)) return false;
         o.launcher_address = value;
@@ -237,27 +262,29 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
     if (!more) break;
     ++i;  // past ':'
   }
-  // With hosts and no count, one rank per slot (or --npernode per host), as Open MPI does.
-  if (!count_given && o.apps.size() == 1 && !o.hosts.empty()) {
-    long slots = 0;
-    std::vector<std::string> names;
-    for (const HostSlots& h : o.hosts) {
-      slots += h.slots;
-      if (std::find(names.begin(), names.end(), h.name) == names.end()) names.push_back(h.name);
-    }
-    if (o.per_node > 0) slots = long(o.per_node) * long(names.size());
-    o.apps[0].nranks = int(std::min(slots, long(1 << 20)));
-  }
-  o.nranks = 0;
-  for (const AppContext& app : o.apps) {
-    if (o.nranks > (1 << 20) - app.nranks) {
-      *error = "too many ranks in all (at most " + std::to_string(1 << 20) + ")";
-      return false;
-    }
-    o.nranks += app.nranks;
-  }
+  o.nranks_given = count_given;
+  if (!count_ranks(&o, error)) return false;
   *out = std::move(o);
   return true;
+}
+
+bool use_slurm_allocation(const std::function<const char*(const char*)>& getenv,
+                          LaunchOptions* options, std::string* error) {
+  const char* nodelist = getenv("SLURM_JOB_NODELIST");
+  if (!options->hosts.empty() || nodelist == nullptr || getenv("SLURM_STEP_ID") != nullptr)
+    return true;
+  const char* tasks = getenv("SLURM_TASKS_PER_NODE");
+  if (tasks == nullptr) tasks = getenv("SLURM_JOB_CPUS_PER_NODE");
+  if (tasks == nullptr) {
+    *error = "inside a Slurm allocation without SLURM_TASKS_PER_NODE or SLURM_JOB_CPUS_PER_NODE";
+    return false;
+  }
+  if (!slurm_allocation(nodelist, tasks, &options->hosts, error)) return false;
+  if (!options->agent_given)
+    options->launch_agent =
+        "srun --overlap --mpi=none --nodes=1 --ntasks=1 --nodelist={host} --kill-on-bad-exit=1 "
+        "--quiet";
+  return count_ranks(options, error);
 }
 
 std::string usage_text() {

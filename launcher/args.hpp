@@ -1,5 +1,6 @@
 // weftrun's command line: parsed into LaunchOptions by a pure function (unit-tested).
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,6 +33,8 @@ struct LaunchOptions {
   MapBy map_by = MapBy::kSlot;
   int per_node = 0;
   std::string launch_agent = "ssh -x -o BatchMode=yes -o ConnectTimeout=10 {host}";
+  bool nranks_given = false;  // -n for the first (or only) app context
+  bool agent_given = false;
   std::string launcher_address;  // ADDR[:PORT] the daemons connect back to ("" = found)
   Binding binding = Binding::kAuto;
   // -x VAR (value taken from weftrun's environment), -x VAR=value, -genv VAR value.
@@ -46,6 +49,12 @@ struct LaunchOptions {
 // separated by ':' (each: its own -n, -wdir, -env, then the program and its arguments). On
 // failure returns false and sets `error`.
 bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::string* error);
+
+// Inside a Slurm allocation (SLURM_JOB_NODELIST set, not inside a job step) and with no hosts
+// given: the allocation's nodes and slots become the hosts, and weftd is started with srun unless
+// --launch-agent was given. `getenv` looks up weftrun's environment.
+bool use_slurm_allocation(const std::function<const char*(const char*)>& getenv,
+                          LaunchOptions* options, std::string* error);
 
 std::string usage_text();
 

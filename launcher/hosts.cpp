@@ -84,6 +84,89 @@ bool parse_hostfile(const std::string& text, const std::string& origin,
   return true;
 }
 
+namespace {
+
+// Splits at commas that are not inside brackets.
+std::vector<std::string> split_top_level(const std::string& text) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (char c : text) {
+    if (c == '[') ++depth;
+    if (c == ']') --depth;
+    if (c == ',' && depth == 0) parts.emplace_back();
+    else parts.back().push_back(c);
+  }
+  return parts;
+}
+
+// "n[1-3,07]x" → n1x n2x n3x n07x (ranges keep the width of their first number).
+bool expand_one(const std::string& item, std::vector<std::string>* out) {
+  const size_t open = item.find('[');
+  if (open == std::string::npos) {
+    if (item.empty()) return false;
+    out->push_back(item);
+    return true;
+  }
+  const size_t close = item.find(']', open);
+  if (close == std::string::npos) return false;
+  const std::string prefix = item.substr(0, open), suffix = item.substr(close + 1);
+  std::vector<std::string> tails;
+  if (!suffix.empty() && !expand_one(suffix, &tails)) return false;
+  if (tails.empty()) tails.push_back("");
+  size_t at = open + 1;
+  while (at < close) {
+    const size_t comma = std::min(item.find(',', at), close);
+    const std::string range = item.substr(at, comma - at);
+    const size_t dash = range.find('-');
+    const std::string lo = range.substr(0, dash), hi = dash == std::string::npos ? lo : range.substr(dash + 1);
+    if (lo.empty() || hi.empty() || lo.find_first_not_of("0123456789") != std::string::npos ||
+        hi.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    const long a = std::strtol(lo.c_str(), nullptr, 10), b = std::strtol(hi.c_str(), nullptr, 10);
+    if (b < a || b - a > 100000) return false;
+    for (long v = a; v <= b; ++v) {
+      std::string number = std::to_string(v);
+      if (number.size() < lo.size()) number.insert(0, lo.size() - number.size(), '0');
+      for (const std::string& tail : tails) out->push_back(prefix + number + tail);
+    }
+    at = comma + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool slurm_allocation(const std::string& nodelist, const std::string& tasks_per_node,
+                      std::vector<HostSlots>* out, std::string* error) {
+  std::vector<std::string> names;
+  for (const std::string& item : split_top_level(nodelist)) {
+    if (!expand_one(item, &names)) {
+      *error = "cannot read the Slurm node list '" + nodelist + "'";
+      return false;
+    }
+  }
+  // "2(x3),1": counts, each repeated (xN) times.
+  std::vector<int> slots;
+  for (const std::string& item : split_top_level(tasks_per_node)) {
+    int count = 0, times = 1;
+    const size_t paren = item.find("(x");
+    if (!parse_slots(item.substr(0, paren), &count) ||
+        (paren != std::string::npos &&
+         !parse_slots(item.substr(paren + 2, item.size() - paren - 3), &times))) {
+      *error = "cannot read the Slurm tasks per node '" + tasks_per_node + "'";
+      return false;
+    }
+    slots.insert(slots.end(), size_t(times), count);
+  }
+  if (slots.size() != names.size()) {
+    *error = "the Slurm node list '" + nodelist + "' has " + std::to_string(names.size()) +
+             " nodes but '" + tasks_per_node + "' gives slots for " + std::to_string(slots.size());
+    return false;
+  }
+  for (size_t i = 0; i < names.size(); ++i) out->push_back({names[i], slots[i]});
+  return true;
+}
+
 std::vector<int> Placement::ranks_on(int node) const {
   std::vector<int> ranks;
   for (size_t r = 0; r < node_of_rank.size(); ++r)

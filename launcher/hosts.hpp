@@ -19,6 +19,12 @@ bool parse_host_list(const std::string& text, std::vector<HostSlots>* out, std::
 bool parse_hostfile(const std::string& text, const std::string& origin,
                     std::vector<HostSlots>* out, std::string* error);
 
+// The hosts and slots of a Slurm allocation, from its variables: SLURM_JOB_NODELIST in Slurm's
+// hostlist form ("n[1-3,7],gpu[01-02]"), slots per node from SLURM_TASKS_PER_NODE ("2(x3),1")
+// or else SLURM_JOB_CPUS_PER_NODE (same form). False with `error` when they cannot be read.
+bool slurm_allocation(const std::string& nodelist, const std::string& tasks_per_node,
+                      std::vector<HostSlots>* out, std::string* error);
+
 enum class MapBy { kSlot, kNode };
 
 // The job's nodes and each rank's node. Nodes appear once each, in the order first given (a host

@@ -1,5 +1,6 @@
 // weftrun (also mpirun, mpiexec): start an MPI job on this node.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   LaunchOptions options;
   std::string error;
-  if (!parse_args(args, &options, &error)) {
+  if (!parse_args(args, &options, &error) ||
+      !use_slurm_allocation([](const char* name) -> const char* { return std::getenv(name); },
+                            &options, &error)) {
     std::fprintf(stderr, "weftrun: %s\n", error.c_str());
     return 2;
   }

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 BUILD_DIR=${WEFT_BUILD_DIR:-build}
 PACKAGES=(g++ make cmake ninja-build pkg-config libucx-dev ucx-utils libfabric-dev libpmix-dev
-          libhwloc-dev catch2 iproute2)
+          libhwloc-dev catch2 iproute2 slurmd slurmctld slurm-client)
 
 install_missing_packages() {
   local missing=()

@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <map>
+
 #include "launcher/args.hpp"
 #include "launcher/exit_report.hpp"
 #include "launcher/rank_env.hpp"
@@ -90,6 +92,31 @@ TEST_CASE("hosts, hostfile spellings and placement options") {
   CHECK(parse_error({"--map-by", "socket", "./a"}).find("'socket'") != std::string::npos);
   CHECK(parse_error({"-f", "/nonexistent/hosts", "./a"}).find("/nonexistent/hosts") !=
         std::string::npos);
+}
+
+TEST_CASE("inside a Slurm allocation the nodes become the hosts, started with srun") {
+  std::map<std::string, std::string> env = {{"SLURM_JOB_NODELIST", "n[1-2]"},
+                                            {"SLURM_TASKS_PER_NODE", "2(x2)"}};
+  auto lookup = [&env](const char* name) -> const char* {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  LaunchOptions o = parse_ok({"./a"});
+  std::string error;
+  REQUIRE(use_slurm_allocation(lookup, &o, &error));
+  REQUIRE(o.hosts.size() == 2);
+  CHECK(o.hosts[1].name == "n2");
+  CHECK(o.nranks == 4);
+  CHECK(o.launch_agent.rfind("srun ", 0) == 0);
+  // Given hosts, an explicit agent, or a job step (weftrun run as a task) are left alone.
+  LaunchOptions given = parse_ok({"-n", "3", "--launch-agent", "rsh {host}", "./a"});
+  REQUIRE(use_slurm_allocation(lookup, &given, &error));
+  CHECK(given.nranks == 3);
+  CHECK(given.launch_agent == "rsh {host}");
+  env.emplace("SLURM_STEP_ID", "0");
+  LaunchOptions in_step = parse_ok({"./a"});
+  REQUIRE(use_slurm_allocation(lookup, &in_step, &error));
+  CHECK(in_step.hosts.empty());
 }
 
 TEST_CASE("MPICH (Hydra) spellings") {

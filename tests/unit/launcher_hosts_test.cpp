@@ -80,3 +80,21 @@ TEST_CASE("hosts without ranks are not nodes; a host named twice is one node") {
   CHECK(p.nodes == std::vector<std::string>{"a", "b"});
   CHECK(p.node_of_rank == std::vector<int>{0, 0, 1});
 }
+
+TEST_CASE("a Slurm allocation: hostlists and tasks per node") {
+  std::vector<HostSlots> h;
+  std::string error;
+  REQUIRE(slurm_allocation("n[1-3,7],gpu[01-02],login", "2(x3),1,4(x2),1", &h, &error));
+  REQUIRE(h.size() == 7);
+  CHECK((h[0].name == "n1" && h[0].slots == 2));
+  CHECK((h[2].name == "n3" && h[2].slots == 2));
+  CHECK((h[3].name == "n7" && h[3].slots == 1));
+  CHECK((h[4].name == "gpu01" && h[4].slots == 4));
+  CHECK((h[5].name == "gpu02" && h[5].slots == 4));
+  CHECK((h[6].name == "login" && h[6].slots == 1));
+  h.clear();
+  CHECK_FALSE(slurm_allocation("n[1-2]", "2", &h, &error));
+  CHECK(error.find("has 2 nodes") != std::string::npos);
+  CHECK_FALSE(slurm_allocation("n[3-1]", "1", &h, &error));
+  CHECK_FALSE(slurm_allocation("n[1-2", "1(x2)", &h, &error));
+}
