@@ -6,6 +6,7 @@
 #include "coll/coll_op.hpp"
 #include "pt2pt/match_bits.hpp"
 #include "pt2pt/pt2pt.hpp"
+#include "runtime/wait_state.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::coll {
@@ -126,6 +127,7 @@ Status run_blocking(Comm& comm, CallSpec& spec) {
   static CollOp op;
   complete_args(comm, spec);
   op.prepare(comm, spec);
+  wait_state::note_collective(comm, comm.coll_seq);
   op.start();
   if (!op.finished()) {
     World& w = world();

@@ -140,6 +140,14 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
         o.help = true;
       } else if (arg == "--version" || arg == "-V") {
         o.version = true;
+      } else if (is("--report-state")) {
+        if (!value_of(arg, "--report-state", &value)) return false;
+        int pid = 0;
+        if (!parse_positive_int(value, &pid)) {
+          *error = "invalid --report-state '" + value + "' (want the pid of a running weftrun)";
+          return false;
+        }
+        o.report_state_of = pid;
       } else if (arg == "--tag-output" || arg == "-l") {
         o.tag_output = true;
       } else if (is("--timeout")) {
@@ -252,7 +260,7 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
         *error = "an app context has no program (usage: weftrun -n N ./a : -n M ./b)";
         return false;
       }
-      if (!o.help && !o.version) {
+      if (!o.help && !o.version && o.report_state_of == 0) {
         *error = "no program to run (usage: weftrun -n N program [args...])";
         return false;
       }
@@ -309,6 +317,8 @@ std::string usage_text() {
          "  --launch-agent CMD how weftd starts on other hosts; {host} is replaced\n"
          "                     (default: ssh -x -o BatchMode=yes -o ConnectTimeout=10 {host})\n"
          "  --launcher-address ADDR[:PORT]  where the daemons connect back to (default: found)\n"
+         "  --report-state PID the weftrun with this pid prints what each rank is blocked in\n"
+         "                     (as SIGUSR1 to it does; --timeout prints it before ending)\n"
          "  -h, --help         this text;  --version  Weft's version\n";
 }
 

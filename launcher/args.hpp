@@ -43,6 +43,7 @@ struct LaunchOptions {
   std::vector<std::pair<std::string, std::string>> settings;
   bool help = false;
   bool version = false;
+  long report_state_of = 0;  // --report-state PID: ask that weftrun for its hang report
 };
 
 // Parses argv (argv[0] is weftrun itself): global options, then one or more app contexts

@@ -138,7 +138,8 @@ std::string NodeJob::start() {
 
 void NodeJob::stop_ranks(int sig) {
   ranks_.signal_all(sig);
-  if (sig != SIGKILL && kill_at_ == 0) kill_at_ = now_s() + kKillGraceS;
+  const bool ending = sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+  if (ending && kill_at_ == 0) kill_at_ = now_s() + kKillGraceS;
 }
 
 void NodeJob::on_messages(const std::vector<Message>& messages) {

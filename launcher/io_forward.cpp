@@ -21,6 +21,7 @@ void write_all(int fd, const char* data, size_t len) {
 }
 
 void LineForwarder::emit(const char* line, size_t len) {
+  if (take_ && take_(std::string_view(line, len))) return;
   if (prefix_.empty()) {
     write_all(out_fd_, line, len);
     return;

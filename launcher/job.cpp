@@ -21,6 +21,7 @@
 #include <optional>
 
 #include "launcher/exit_report.hpp"
+#include "launcher/hang_report.hpp"
 #include "launcher/io_forward.hpp"
 #include "launcher/local_ranks.hpp"
 #include "launcher/pmix_server.hpp"
@@ -99,6 +100,8 @@ class Job final : public RemoteNodes::Events {
   void forward(int rank, int stream, const char* data, size_t len);
   void handle_wakeup();
   void pump_stdin();
+  void request_state(bool then_end);
+  void print_state();
   bool valid(int rank) const { return rank >= 0 && size_t(rank) < ranks_.size(); }
   std::string where(int rank) const {
     return spec_.nodes.size() > 1 ? " on " + spec_.nodes[size_t(spec_.node_of_rank[size_t(rank)])]
@@ -130,6 +133,11 @@ class Job final : public RemoteNodes::Events {
   bool killed_ = false;
   std::string stdin_pending_;
   bool stdin_open_ = true;
+  // The hang report asked of the ranks: its answers so far, when it is printed, and whether
+  // the job ends after it (--timeout) or goes on (SIGUSR1).
+  StateReport report_;
+  double report_due_ = 0;
+  bool report_ends_job_ = false;
 };
 
 // The JobSpec: placement, app contexts with their programs found, the common environment.
@@ -163,8 +171,9 @@ std::string Job::plan() {
              (ec ? ec.message() : "not a directory");
     spec_.apps.push_back(std::move(app));
   }
-  spec_.env = to_strings(
-      job_environment(parse_environ(environ), options_, spec_.nodes.size() == 1));
+  EnvMap env = job_environment(parse_environ(environ), options_, spec_.nodes.size() == 1);
+  env["WEFT_STATE_SIGNAL"] = std::to_string(state_signal());
+  spec_.env = to_strings(env);
   spec_.tag_output = options_.tag_output;
   spec_.binding = int(options_.binding);
   ranks_.resize(size_t(spec_.nranks()));
@@ -172,6 +181,7 @@ std::string Job::plan() {
     const std::string prefix = options_.tag_output ? "[" + std::to_string(r) + "] " : "";
     ranks_[r].out = std::make_unique<LineForwarder>(STDOUT_FILENO, prefix);
     ranks_[r].err = std::make_unique<LineForwarder>(STDERR_FILENO, prefix);
+    ranks_[r].err->take_lines([this](std::string_view line) { return report_.take(line); });
   }
   return {};
 }
@@ -184,7 +194,7 @@ std::string Job::start() {
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
-  for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGUSR1}) sigaction(sig, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
   std::vector<int> others;
@@ -271,6 +281,7 @@ void Job::handle_wakeup() {
   while ((n = read(wake_[0], bytes, sizeof bytes)) > 0) {
     for (ssize_t i = 0; i < n; ++i) {
       const int sig = bytes[i];
+      if (sig == SIGUSR1 && !exit_code_) request_state(false);
       if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
         local_.signal_all(sig);
         remote_.signal_ranks(sig);
@@ -286,6 +297,25 @@ void Job::handle_wakeup() {
     fence_arrived(local_node_, local_fences_++, f.blob);
   }
   local_.reap([this](int rank, pid_t, int status) { rank_ended(rank, status); });
+}
+
+void Job::request_state(bool then_end) {
+  if (report_due_ > 0) return;  // one at a time
+  report_.clear();
+  local_.signal_all(state_signal());
+  remote_.signal_ranks(state_signal());
+  report_due_ = now_s() + 1.0;
+  report_ends_job_ = then_end;
+}
+
+void Job::print_state() {
+  std::vector<std::string> host_of_rank;
+  if (spec_.nodes.size() > 1)
+    for (int n : spec_.node_of_rank) host_of_rank.push_back(spec_.nodes[size_t(n)]);
+  for (const std::string& line : report_.summary(spec_.nranks(), host_of_rank))
+    std::fprintf(stderr, "weftrun: %s\n", line.c_str());
+  std::fflush(stderr);
+  report_due_ = 0;
 }
 
 void Job::pump_stdin() {
@@ -325,12 +355,19 @@ void Job::loop() {
       if (now >= drain_until && remote_.all_done()) break;
     }
     if (exit_code_ && now >= give_up_at_) break;  // other nodes did not report in time
-    if (deadline > 0 && now >= deadline && !exit_code_) {
-      char secs[32];
-      std::snprintf(secs, sizeof secs, "%g", options_.timeout_s);
-      end_job(std::string("job timed out after ") + secs + " s; killing " +
-                  std::to_string(running_count()) + " ranks",
-              124);
+    // A job past its time first reports what each rank is blocked in, then ends.
+    if (deadline > 0 && now >= deadline && !exit_code_ && report_due_ == 0) request_state(true);
+    if (report_due_ > 0 &&
+        (now >= report_due_ || report_.answers() >= size_t(running_count()))) {
+      const bool end = report_ends_job_;
+      print_state();
+      if (end && !exit_code_) {
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%g", options_.timeout_s);
+        end_job(std::string("job timed out after ") + secs + " s; killing " +
+                    std::to_string(running_count()) + " ranks",
+                124);
+      }
     }
     if (exit_code_ && !killed_ && now >= kill_at_) {
       local_.signal_all(SIGKILL);
@@ -348,6 +385,7 @@ void Job::loop() {
 
     double wait_s = 0.25;
     if (deadline > 0 && !exit_code_) wait_s = std::min(wait_s, deadline - now);
+    if (report_due_ > 0) wait_s = std::min(wait_s, 0.05);
     if (exit_code_ && !killed_) wait_s = std::min(wait_s, kill_at_ - now);
     if (drain_until > 0) wait_s = std::min(wait_s, drain_until - now);
     const int timeout_ms = wait_s > 0 ? int(wait_s * 1000) + 1 : 0;

@@ -1,6 +1,10 @@
-// weftrun (also mpirun, mpiexec): start an MPI job on this node.
+// weftrun (also mpirun, mpiexec): start an MPI job on this machine or across hosts.
+#include <signal.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,16 @@ int main(int argc, char** argv) {
   }
   if (options.help) {
     std::fputs(usage_text().c_str(), stdout);
+    return 0;
+  }
+  if (options.report_state_of > 0) {
+    if (kill(pid_t(options.report_state_of), SIGUSR1) != 0) {
+      std::fprintf(stderr, "weftrun: cannot signal weftrun %ld: %s\n", options.report_state_of,
+                   std::strerror(errno));
+      return 1;
+    }
+    std::printf("weftrun %ld prints its ranks' state on its own standard error\n",
+                options.report_state_of);
     return 0;
   }
   if (options.version) {

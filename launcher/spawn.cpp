@@ -14,6 +14,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "launcher/hang_report.hpp"
+
 namespace weft::launcher {
 namespace {
 
@@ -63,6 +65,7 @@ std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<s
   std::vector<char*> args = c_array(argv);
   std::vector<char*> envp = c_array(env);
   const pid_t parent = getpid();
+  const int report_signal = state_signal();
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
   if (cpu >= 0) CPU_SET(cpu, &cpus);
@@ -74,6 +77,9 @@ std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<s
     if (getppid() != parent) _exit(127);
     setpgid(0, pgid);
     signal(SIGPIPE, SIG_DFL);
+    // The hang report's signal is ignored until the rank's MPI library takes it (MPI_Init), so
+    // asking a program that is not (yet) in MPI for its state never kills it.
+    signal(report_signal, SIG_IGN);
     if (cpu >= 0) sched_setaffinity(0, sizeof cpus, &cpus);  // a hint: failure is harmless
     int in = with_stdin ? in_pipe[0] : open("/dev/null", O_RDONLY);
     dup2(in, STDIN_FILENO);

@@ -5,6 +5,7 @@
 
 #include "pt2pt/match_bits.hpp"
 #include "runtime/fortran_handles.hpp"
+#include "runtime/wait_state.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::pt2pt {
@@ -76,6 +77,7 @@ Status start_send(const Comm& comm, const void* buf, size_t bytes, int dest, int
     return Status::success();
   }
   r->kind = WeftRequestKind::kSend;
+  wait_state::note_message(true, comm, dest, tag, bytes);
   // Ready mode needs no protocol of its own: a standard send is a correct ready send.
   return post_send(comm, comm.context, buf, bytes, dest, tag, mode == SendMode::kSynchronous,
                    &r->completion);
@@ -89,6 +91,7 @@ Status start_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag
     return Status::success();
   }
   r->kind = WeftRequestKind::kRecv;
+  wait_state::note_message(false, comm, source, tag, bytes);
   return post_recv(comm, comm.context, buf, bytes, source, tag, &r->completion);
 }
 

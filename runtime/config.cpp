@@ -39,6 +39,9 @@ const std::vector<Setting>& settings() {
       {"WEFT_EXSCAN_ALGORITHM", "auto", kForceDoc},
       {"WEFT_NEIGHBOR_ALLGATHER_ALGORITHM", "auto", kForceDoc},
       {"WEFT_NEIGHBOR_ALLTOALL_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_STATE_SIGNAL", "unset",
+       "Set by weftrun and weftd: the signal on which a rank writes what it is blocked in to "
+       "stderr for the hang report (weftrun --timeout, SIGUSR1 to weftrun). Unset: no handler."},
   };
   return table;
 }

@@ -13,6 +13,7 @@
 #include "pt2pt/transport.hpp"
 #include "runtime/activity.hpp"
 #include "runtime/request.hpp"
+#include "runtime/wait_state.hpp"
 
 namespace weft {
 
@@ -54,13 +55,15 @@ class Progress {
         if ((i & 63) == 0 && now_ns() - start > spin_ns_) break;
       }
     }
+    wait_state::blocking_begins();
     while (!done()) {
       if (poll() != 0) continue;
-      if (done()) return;
+      if (done()) break;
       if (!transport_->arm()) continue;
       pollfd pfd{transport_->wait_fd(), POLLIN, 0};
       (void)::poll(&pfd, 1, poll_ms_);
     }
+    wait_state::blocking_ends();
   }
 
  private:

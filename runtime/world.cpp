@@ -10,6 +10,7 @@
 #include "coll/configure.hpp"
 #include "pt2pt/ucx_transport.hpp"
 #include "runtime/config.hpp"
+#include "runtime/wait_state.hpp"
 
 namespace weft {
 
@@ -64,6 +65,7 @@ Status world_init(int required, int* provided) {
   w.comms.init_predefined(job.rank, job.size);
   w.groups.init_predefined();
   w.phase = Phase::kRunning;
+  wait_state::install_from_environment();
   on_exit(check_finalized_at_exit, nullptr);
   return Status::success();
 }

@@ -1,5 +1,6 @@
 // Argument checks and error reporting at the C boundary.
 #include "runtime/c_api/guard.hpp"
+#include "runtime/wait_state.hpp"
 
 #include <cstdio>
 #include <string>
@@ -25,7 +26,10 @@ int report(MPI_Comm comm, const char* fn, const Status& s) {
 
 int require_running(const char* fn) {
   const Phase phase = world().phase;
-  if (phase == Phase::kRunning) return MPI_SUCCESS;
+  if (phase == Phase::kRunning) {
+    wait_state::note_call(fn);
+    return MPI_SUCCESS;
+  }
   const char* when = phase == Phase::kBeforeInit ? "before MPI_Init" : "after MPI_Finalize";
   std::fprintf(stderr, "weft: %s called %s\n", fn, when);
   return make_error_code(MPI_ERR_OTHER, std::string(fn) + ": called " + when);

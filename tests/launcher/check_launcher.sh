@@ -52,6 +52,26 @@ case $case in
     timeout -s KILL 60 "$weftrun" -n 2 "$prog" stdin >"$out" 2>"$err" < <(seq 1 1000); rc=$?
     expect 0
     grep -q '^rank 0 read 1000 lines$' "$out" || fail "rank 0 did not get stdin" ;;
+  timeout_report)  # past --timeout, what each rank is blocked in, grouped, and the culprit
+    run --timeout 2 -n 4 "$prog" stuck
+    expect 124 '^weftrun: state of the job.s 4 ranks:$'
+    grep -qE '^weftrun:   ranks 0-2: in MPI_Allreduce #2 on MPI_COMM_WORLD$' "$err" || fail "ranks 0-2 not reported in the allreduce"
+    grep -qE '^weftrun:   rank 3: in MPI_Recv\(source=0, tag=7, 4 bytes\) on MPI_COMM_WORLD$' "$err" || fail "rank 3 not reported in its receive"
+    grep -qE '^weftrun: likely culprit: rank 3, not where ranks 0-2 wait' "$err" || fail "no culprit named"
+    grep -qE '^weftrun: job timed out after 2 s; killing 4 ranks$' "$err" || fail "no time-out line"
+    ! grep -q 'weft-state' "$out" "$err" || fail "a raw state line was forwarded" ;;
+  report_live)  # weftrun --report-state PID: the same report for a running job, which goes on
+    setsid "$weftrun" -n 3 "$prog" stuck >"$out" 2>"$err" </dev/null &
+    launcher=$!
+    for _ in $(seq 100); do [ "$(grep -c '^pid ' "$out")" -eq 3 ] && break; sleep 0.1; done
+    sleep 0.5
+    "$weftrun" --report-state "$launcher" >/dev/null || fail "--report-state failed"
+    for _ in $(seq 50); do grep -q 'likely culprit' "$err" && break; sleep 0.1; done
+    grep -qE '^weftrun:   rank 2: in MPI_Recv\(source=0, tag=7, 4 bytes\) on MPI_COMM_WORLD$' "$err" || fail "no live report"
+    kill -0 "$launcher" 2>/dev/null || fail "the job ended after the report"
+    kill -TERM "$launcher"
+    wait "$launcher"; rc=$?
+    expect 143 ;;
   stale)
     sleep 300 & live=$!
     trap 'kill "$live" 2>/dev/null; rm -rf "$base"; rm -f "$out" "$err"' EXIT

@@ -49,6 +49,12 @@ int main(int argc, char** argv) {
     if (rank != victim) MPI_Recv(&token, 1, MPI_INT, victim, 42, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (strcmp(mode, "hang") == 0) MPI_Recv(&token, 1, MPI_INT, 0, 42, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
+  if (strcmp(mode, "stuck") == 0) {
+    /* A classic hang: all ranks but the last enter an allreduce; the last waits for a message
+     * nobody sends. The hang report must name the last rank. */
+    if (rank == victim) MPI_Recv(&token, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else MPI_Allreduce(MPI_IN_PLACE, &token, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  }
   MPI_Finalize();
   return 0;
 }

@@ -96,6 +96,13 @@ case $case in
     # starts a daemon on that host does.
     weftrun -n 2 --host h1:1,h2:1 "$bin/hosts_check"
     expect 0 ;;
+  timeout_report)  # the hang report reaches ranks on every host and names the culprit's host
+    "$hosts" up "$prefix" 2 "$subnet"
+    weftrun --timeout 3 -n 4 --host h1:2,h2:2 "$bin/failing_rank" stuck
+    expect 124 '^weftrun:   ranks 0-2: in MPI_Allreduce #2 on MPI_COMM_WORLD$'
+    grep -qE '^weftrun:   rank 3 on h2: in MPI_Recv\(source=0, tag=7, 4 bytes\) on MPI_COMM_WORLD$' "$err" ||
+      fail "rank 3 on h2 not reported"
+    grep -qE '^weftrun: likely culprit: rank 3 on h2' "$err" || fail "no culprit named" ;;
   unreachable)  # a host that cannot be reached: the agent's own error, one line, no hang
     "$hosts" up "$prefix" 1 "$subnet"
     weftrun -n 2 --host h1:1,h9:1 "$bin/hosts_check"
