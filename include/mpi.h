@@ -1398,6 +1398,18 @@ int MPI_Buffer_attach(void *buffer, int size);
 int MPI_Buffer_attach_c(void *buffer, MPI_Count size);
 int MPI_Buffer_detach(void *buffer_addr, int *size);
 int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+/* MPI 4.1 §3.6: flushing the buffer, and buffers attached to one communicator. Attaching
+ * MPI_BUFFER_AUTOMATIC lets the library allocate what buffered sends need; detaching it gives
+ * MPI_BUFFER_AUTOMATIC back with size 0. */
+#define MPI_BUFFER_AUTOMATIC ((void *)2)
+int MPI_Buffer_flush(void);
+int MPI_Buffer_iflush(MPI_Request *request);
+int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
+int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+int MPI_Comm_flush_buffer(MPI_Comm comm);
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm);
@@ -1409,6 +1421,14 @@ int PMPI_Buffer_attach(void *buffer, int size);
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size);
 int PMPI_Buffer_detach(void *buffer_addr, int *size);
 int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+int PMPI_Buffer_flush(void);
+int PMPI_Buffer_iflush(MPI_Request *request);
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+int PMPI_Comm_flush_buffer(MPI_Comm comm);
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                  MPI_Comm comm);
