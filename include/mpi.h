@@ -215,6 +215,17 @@ typedef struct MPI_Status {
 #define MPI_REAL4 ((MPI_Datatype)57)
 #define MPI_REAL8 ((MPI_Datatype)58)
 #define MPI_REAL16 ((MPI_Datatype)59)
+#define MPI_INTEGER16 ((MPI_Datatype)60) /* __int128 */
+#define MPI_COMPLEX8 ((MPI_Datatype)61)
+#define MPI_COMPLEX16 ((MPI_Datatype)62)
+#define MPI_COMPLEX32 ((MPI_Datatype)63) /* two IEEE binary128, like MPI_REAL16 */
+/* The MPI-1 bound markers (removed in MPI 3.0): size and extent 0; an entry of MPI_Type_struct or
+ * MPI_Type_create_struct with one of these types sets the new type's lower or upper bound. */
+#define MPI_LB ((MPI_Datatype)64)
+#define MPI_UB ((MPI_Datatype)65)
+/* Optional Fortran types with no C type of that size here (MPI 4.1 §19.1.16 lets them be null). */
+#define MPI_REAL2 MPI_DATATYPE_NULL
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
 
 /* ---- predefined reduction operations (used by the collectives) ---- */
 #define MPI_OP_NULL ((MPI_Op)0)
@@ -236,6 +247,9 @@ typedef struct MPI_Status {
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
 /* inoutvec[i] = invec[i] op inoutvec[i] for *len elements of *datatype */
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+/* The large-count form, for MPI_Op_create_c: *len may exceed INT_MAX. */
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+                                 MPI_Datatype *datatype);
 
 /* ---- environment ---- */
 int MPI_Init(int *argc, char ***argv);
@@ -701,6 +715,7 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]);
 
 /* ---- reduction operations ---- */
 int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
 int MPI_Op_free(MPI_Op *op);
 int MPI_Op_commutative(MPI_Op op, int *commute);
 int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
@@ -942,6 +957,7 @@ int PMPI_Grequest_complete(MPI_Request request);
 int PMPI_Start(MPI_Request *request);
 int PMPI_Startall(int count, MPI_Request array_of_requests[]);
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
 int PMPI_Op_free(MPI_Op *op);
 int PMPI_Op_commutative(MPI_Op op, int *commute);
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,

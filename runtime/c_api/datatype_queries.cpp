@@ -181,8 +181,10 @@ MPI_Datatype match(int typeclass, int size) {
       {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
       {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},
       {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+      {MPI_TYPECLASS_INTEGER, 16, MPI_INTEGER16},
       {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX},
       {MPI_TYPECLASS_COMPLEX, 16, MPI_DOUBLE_COMPLEX},
+      {MPI_TYPECLASS_COMPLEX, 32, MPI_COMPLEX32},
   };
   for (const Sized& s : kSized)
     if (s.typeclass == typeclass && s.size == size) return s.type;

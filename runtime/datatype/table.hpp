@@ -14,7 +14,7 @@
 
 namespace weft {
 
-inline constexpr MPI_Datatype kFirstDerivedType = 64;
+inline constexpr MPI_Datatype kFirstDerivedType = 128;
 inline constexpr size_t kHandleQuarantine = 1024;
 
 class DatatypeTable {
