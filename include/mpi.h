@@ -1913,6 +1913,52 @@ int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
 
+/* The MPI-1 functions removed in MPI 3.0, for older codes: each forwards to its replacement
+ * (runtime/c_api/removed_mpi1.cpp). The MPI_ names are declared deprecated, so the compiler
+ * names the replacement; define WEFT_NO_DEPRECATION_WARNINGS before including mpi.h to silence
+ * that. The PMPI_ names carry no warning. */
+#if defined(__GNUC__) && !defined(WEFT_NO_DEPRECATION_WARNINGS)
+#define WEFT_REMOVED_IN_MPI3(replacement) \
+  __attribute__((deprecated("removed in MPI 3.0: use " replacement)))
+#else
+#define WEFT_REMOVED_IN_MPI3(replacement)
+#endif
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+int MPI_Address(void *location, MPI_Aint *address) WEFT_REMOVED_IN_MPI3("MPI_Get_address");
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
+    WEFT_REMOVED_IN_MPI3("MPI_Type_get_extent");
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
+    WEFT_REMOVED_IN_MPI3("MPI_Type_get_extent");
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
+    WEFT_REMOVED_IN_MPI3("MPI_Type_get_extent");
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype) WEFT_REMOVED_IN_MPI3("MPI_Type_create_hvector");
+int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype)
+    WEFT_REMOVED_IN_MPI3("MPI_Type_create_hindexed");
+int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                    MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+    WEFT_REMOVED_IN_MPI3("MPI_Type_create_struct");
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
+    WEFT_REMOVED_IN_MPI3("MPI_Comm_create_errhandler");
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+    WEFT_REMOVED_IN_MPI3("MPI_Comm_get_errhandler");
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+    WEFT_REMOVED_IN_MPI3("MPI_Comm_set_errhandler");
+int PMPI_Address(void *location, MPI_Aint *address);
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                      MPI_Datatype *newtype);
+int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                       MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                     MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+
 #ifdef __cplusplus
 }
 #endif
