@@ -1913,8 +1913,8 @@ int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
 
-/* The MPI-1 functions removed in MPI 3.0, for older codes: each forwards to its replacement
- * (runtime/c_api/removed_mpi1.cpp). The MPI_ names are declared deprecated, so the compiler
+/* The MPI-1 functions removed in MPI 3.0, for older codes: each does what its replacement does
+ * (defined beside it in runtime/c_api/). The MPI_ names are declared deprecated, so the compiler
  * names the replacement; define WEFT_NO_DEPRECATION_WARNINGS before including mpi.h to silence
  * that. The PMPI_ names carry no warning. */
 #if defined(__GNUC__) && !defined(WEFT_NO_DEPRECATION_WARNINGS)

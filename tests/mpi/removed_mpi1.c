@@ -1,9 +1,9 @@
 /* The MPI-1 functions removed in MPI 3.0 (MPI_Address, MPI_Type_extent/lb/ub, MPI_Type_hvector,
  * MPI_Type_hindexed, MPI_Type_struct, MPI_Errhandler_create/get/set) give what their
- * replacements give; MPI_LB and MPI_UB set a struct type's bounds (and stay set in types built
- * from it); a struct type with them carries data correctly. Built with
- * -Wno-deprecated-declarations: mpi.h declares these deprecated (tests/mpi/CMakeLists.txt checks
- * that the compiler says so). */
+ * replacements give, and their errors name them; MPI_LB and MPI_UB set a struct type's bounds
+ * (and stay set in types built from it); a struct type with them carries data correctly. Built
+ * with -Wno-deprecated-declarations: mpi.h declares these deprecated (tests/mpi/CMakeLists.txt
+ * checks that the compiler says so). */
 #include "expect_error.h"
 
 static void address(void) {
@@ -158,11 +158,21 @@ static void errors(void) {
   EXPECT_ERROR(MPI_Type_lb(MPI_INT, NULL), MPI_ERR_ARG, "MPI_Type_lb", "displacement=NULL");
   EXPECT_ERROR(MPI_Type_ub(MPI_INT, NULL), MPI_ERR_ARG, "MPI_Type_ub", "displacement=NULL");
   MPI_Aint a;
-  EXPECT_ERROR(MPI_Type_extent(MPI_DATATYPE_NULL, &a), MPI_ERR_TYPE, "MPI_Type_get_extent",
+  EXPECT_ERROR(MPI_Type_extent(MPI_DATATYPE_NULL, &a), MPI_ERR_TYPE, "MPI_Type_extent",
                "MPI_DATATYPE_NULL");
+  EXPECT_ERROR(MPI_Address(&a, NULL), MPI_ERR_ARG, "MPI_Address", "address=NULL");
   MPI_Datatype t;
-  EXPECT_ERROR(MPI_Type_hvector(-1, 1, 8, MPI_INT, &t), MPI_ERR_COUNT, "MPI_Type_create_hvector",
+  EXPECT_ERROR(MPI_Type_hvector(-1, 1, 8, MPI_INT, &t), MPI_ERR_COUNT, "MPI_Type_hvector",
                "count=-1");
+  MPI_Datatype one_type[1] = {MPI_DATATYPE_NULL};
+  int one[1] = {1};
+  MPI_Aint zero[1] = {0};
+  EXPECT_ERROR(MPI_Type_struct(1, one, zero, one_type, &t), MPI_ERR_TYPE, "MPI_Type_struct",
+               "array_of_types[0]");
+  EXPECT_ERROR(MPI_Errhandler_create(NULL, &(MPI_Errhandler){0}), MPI_ERR_ARG,
+               "MPI_Errhandler_create", "comm_errhandler_fn=NULL");
+  EXPECT_ERROR(MPI_Errhandler_get(MPI_COMM_NULL, &(MPI_Errhandler){0}), MPI_ERR_COMM,
+               "MPI_Errhandler_get", "MPI_COMM_NULL");
 }
 
 int main(int argc, char** argv) {
