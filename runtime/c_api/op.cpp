@@ -1,5 +1,5 @@
-// Reduction operations: MPI_Op_create(_c), MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local (and
-// its large-count form MPI_Reduce_local_c).
+// Reduction operations: MPI_Op_create(_c), MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local
+// (and its large-count form MPI_Reduce_local_c).
 #include <vector>
 
 #include "runtime/c_api/coll_call.hpp"

@@ -283,7 +283,8 @@ int PMPI_Cancel(MPI_Request* request) {
   }
   if (r->kind == WeftRequestKind::kActivity) {
     return capi::report(r->comm, fn,
-                        Status::error(MPI_ERR_REQUEST, "a collective operation cannot be cancelled"));
+                        Status::error(MPI_ERR_REQUEST, "a collective operation (or a buffer "
+                                                      "flush) cannot be cancelled"));
   }
   if (r->kind == WeftRequestKind::kRecv && !r->completion.done) world().transport->cancel(&r->completion);
   return MPI_SUCCESS;

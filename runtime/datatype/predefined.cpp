@@ -125,7 +125,12 @@ constexpr PredefinedType kTable[] = {
     // Fortran REAL*16 is IEEE binary128 (gfortran's quad precision).
     {"MPI_REAL16", 16, 16, 16, false, 1, {{0, 16, 16, K::kFloat}, {}}},
     // external32 writes a 16-byte integer big-endian at its own size: a byte swap, as for floats.
-    {"MPI_INTEGER16", sizeof(__int128), sizeof(__int128), alignof(__int128), false, 1,
+    {"MPI_INTEGER16",
+     sizeof(__int128),
+     sizeof(__int128),
+     alignof(__int128),
+     false,
+     1,
      {{0, 16, 16, K::kFloat}, {}}},
     complex_of<float>("MPI_COMPLEX8", 4, K::kFloat),
     complex_of<double>("MPI_COMPLEX16", 8, K::kFloat),

@@ -78,6 +78,8 @@ static void communicator_buffer(int rank, int left, int right) {
   bsend(data, rank, 2, right, dup);
   MPI_Request flush = MPI_REQUEST_NULL;
   CHECK_MPI(MPI_Comm_iflush_buffer(dup, &flush));
+  EXPECT_ERROR(MPI_Cancel(&flush), MPI_ERR_REQUEST, "MPI_Cancel",
+               "buffer flush) cannot be cancelled");
   CHECK_MPI(MPI_Waitall(3, recvs, MPI_STATUSES_IGNORE));
   CHECK_MPI(MPI_Wait(&flush, MPI_STATUS_IGNORE));
   for (int i = 0; i < 3; ++i) check_received(in + i * kInts, left, i);
@@ -135,8 +137,8 @@ static void errors(void) {
   EXPECT_ERROR(MPI_Comm_detach_buffer(MPI_COMM_WORLD, NULL, &size), MPI_ERR_ARG,
                "MPI_Comm_detach_buffer", "buffer_addr=NULL");
   EXPECT_ERROR(MPI_Buffer_iflush(NULL), MPI_ERR_ARG, "MPI_Buffer_iflush", "request=NULL");
-  EXPECT_ERROR(MPI_Comm_iflush_buffer(MPI_COMM_WORLD, NULL), MPI_ERR_ARG,
-               "MPI_Comm_iflush_buffer", "request=NULL");
+  EXPECT_ERROR(MPI_Comm_iflush_buffer(MPI_COMM_WORLD, NULL), MPI_ERR_ARG, "MPI_Comm_iflush_buffer",
+               "request=NULL");
   EXPECT_ERROR(MPI_Comm_flush_buffer(MPI_COMM_NULL), MPI_ERR_COMM, "MPI_Comm_flush_buffer",
                "MPI_COMM_NULL");
   /* nothing attached: flushing has nothing to wait for, detaching gives NULL */

@@ -31,8 +31,8 @@ static void cancel_one(int rank, int partner, int n) {
     CHECK_MPI(MPI_Send(&cancelled, 1, MPI_INT, partner, kVerdict, MPI_COMM_WORLD));
   }
   if (receiver) {
-    CHECK_MPI(MPI_Recv(&cancelled, 1, MPI_INT, partner, kVerdict, MPI_COMM_WORLD,
-                       MPI_STATUS_IGNORE));
+    CHECK_MPI(
+        MPI_Recv(&cancelled, 1, MPI_INT, partner, kVerdict, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     MPI_Status st;
     int recv_cancelled = -1;
     if (cancelled) { /* it must never arrive: our receive stays unmatched and can be cancelled */

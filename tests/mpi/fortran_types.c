@@ -12,16 +12,25 @@ static void sizes_and_names(void) {
     int size;
     const char* name;
   } expected[] = {
-      {MPI_CHARACTER, 1, "MPI_CHARACTER"},     {MPI_INTEGER, 4, "MPI_INTEGER"},
-      {MPI_REAL, 4, "MPI_REAL"},               {MPI_DOUBLE_PRECISION, 8, "MPI_DOUBLE_PRECISION"},
-      {MPI_LOGICAL, 4, "MPI_LOGICAL"},         {MPI_COMPLEX, 8, "MPI_COMPLEX"},
+      {MPI_CHARACTER, 1, "MPI_CHARACTER"},
+      {MPI_INTEGER, 4, "MPI_INTEGER"},
+      {MPI_REAL, 4, "MPI_REAL"},
+      {MPI_DOUBLE_PRECISION, 8, "MPI_DOUBLE_PRECISION"},
+      {MPI_LOGICAL, 4, "MPI_LOGICAL"},
+      {MPI_COMPLEX, 8, "MPI_COMPLEX"},
       {MPI_DOUBLE_COMPLEX, 16, "MPI_DOUBLE_COMPLEX"},
-      {MPI_INTEGER1, 1, "MPI_INTEGER1"},       {MPI_INTEGER2, 2, "MPI_INTEGER2"},
-      {MPI_INTEGER4, 4, "MPI_INTEGER4"},       {MPI_INTEGER8, 8, "MPI_INTEGER8"},
-      {MPI_INTEGER16, 16, "MPI_INTEGER16"},    {MPI_REAL4, 4, "MPI_REAL4"},
-      {MPI_REAL8, 8, "MPI_REAL8"},             {MPI_REAL16, 16, "MPI_REAL16"},
-      {MPI_COMPLEX8, 8, "MPI_COMPLEX8"},       {MPI_COMPLEX16, 16, "MPI_COMPLEX16"},
-      {MPI_COMPLEX32, 32, "MPI_COMPLEX32"},    {MPI_LB, 0, "MPI_LB"},
+      {MPI_INTEGER1, 1, "MPI_INTEGER1"},
+      {MPI_INTEGER2, 2, "MPI_INTEGER2"},
+      {MPI_INTEGER4, 4, "MPI_INTEGER4"},
+      {MPI_INTEGER8, 8, "MPI_INTEGER8"},
+      {MPI_INTEGER16, 16, "MPI_INTEGER16"},
+      {MPI_REAL4, 4, "MPI_REAL4"},
+      {MPI_REAL8, 8, "MPI_REAL8"},
+      {MPI_REAL16, 16, "MPI_REAL16"},
+      {MPI_COMPLEX8, 8, "MPI_COMPLEX8"},
+      {MPI_COMPLEX16, 16, "MPI_COMPLEX16"},
+      {MPI_COMPLEX32, 32, "MPI_COMPLEX32"},
+      {MPI_LB, 0, "MPI_LB"},
       {MPI_UB, 0, "MPI_UB"},
   };
   for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i) {
@@ -81,8 +90,8 @@ static void reductions(int rank, int size) {
   int32_t logical = rank != 1, all = -1;
   CHECK_MPI(MPI_Allreduce(&logical, &all, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD));
   CHECK(all == (size == 1));
-  EXPECT_ERROR(MPI_Allreduce(&c16, &c16_sum, 1, MPI_COMPLEX16, MPI_MAX, MPI_COMM_WORLD),
-               MPI_ERR_OP, "MPI_Allreduce", "MPI_COMPLEX16");
+  EXPECT_ERROR(MPI_Allreduce(&c16, &c16_sum, 1, MPI_COMPLEX16, MPI_MAX, MPI_COMM_WORLD), MPI_ERR_OP,
+               "MPI_Allreduce", "MPI_COMPLEX16");
 }
 
 /* A large-count user function: inout[i] += in[i], noting the largest length it was given. */

@@ -10,8 +10,8 @@
 typedef struct {
   int id;
   int queries, frees, cancels, last_cancel_complete;
-  int query_error;  /* returned by query_fn */
-  int cancelled;    /* what query_fn reports */
+  int query_error; /* returned by query_fn */
+  int cancelled;   /* what query_fn reports */
   char log[32];
   int nlog;
 } State;
@@ -79,7 +79,7 @@ static void wait_and_test(void) {
   CHECK(flag == 0 && r != MPI_REQUEST_NULL && s.queries == 0);
   busy_work();
   CHECK_MPI(MPI_Grequest_complete(r));
-  CHECK(s.queries == 0 && s.frees == 0);  /* nothing is called before the request is completed */
+  CHECK(s.queries == 0 && s.frees == 0); /* nothing is called before the request is completed */
   CHECK_MPI(MPI_Test(&r, &flag, &st));
   CHECK(flag == 1 && r == MPI_REQUEST_NULL);
   check_status(&st, 1);
@@ -87,7 +87,7 @@ static void wait_and_test(void) {
 
   r = start(&s, 2);
   CHECK_MPI(MPI_Grequest_complete(r));
-  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));  /* query_fn still gets a status to fill */
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE)); /* query_fn still gets a status to fill */
   CHECK(r == MPI_REQUEST_NULL && strcmp(s.log, "qf") == 0);
 }
 
@@ -241,7 +241,7 @@ static void errors(void) {
                "complete already");
   s.query_error = MPI_ERR_OTHER;
   EXPECT_ERROR(MPI_Wait(&r, MPI_STATUS_IGNORE), MPI_ERR_OTHER, "MPI_Wait", "query_fn");
-  CHECK(r == MPI_REQUEST_NULL && strcmp(s.log, "qf") == 0);  /* freed all the same */
+  CHECK(r == MPI_REQUEST_NULL && strcmp(s.log, "qf") == 0); /* freed all the same */
 
   check_context("a query_fn error in MPI_Waitall: MPI_ERR_IN_STATUS, the error in its status");
   State ok;

@@ -135,7 +135,8 @@ static void error_handlers(void) {
   check_context("MPI_Errhandler_create/set/get");
   MPI_Comm dup;
   CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
-  MPI_Errhandler handler = MPI_ERRHANDLER_NULL, got = MPI_ERRHANDLER_NULL, modern = MPI_ERRHANDLER_NULL;
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL, got = MPI_ERRHANDLER_NULL,
+                 modern = MPI_ERRHANDLER_NULL;
   CHECK_MPI(MPI_Errhandler_create(count_errors, &handler));
   CHECK_MPI(MPI_Errhandler_set(dup, handler));
   CHECK_MPI(MPI_Errhandler_get(dup, &got));
