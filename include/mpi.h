@@ -215,6 +215,17 @@ typedef struct MPI_Status {
 #define MPI_REAL4 ((MPI_Datatype)57)
 #define MPI_REAL8 ((MPI_Datatype)58)
 #define MPI_REAL16 ((MPI_Datatype)59)
+#define MPI_INTEGER16 ((MPI_Datatype)60) /* __int128 */
+#define MPI_COMPLEX8 ((MPI_Datatype)61)
+#define MPI_COMPLEX16 ((MPI_Datatype)62)
+#define MPI_COMPLEX32 ((MPI_Datatype)63) /* two IEEE binary128, like MPI_REAL16 */
+/* The MPI-1 bound markers (removed in MPI 3.0): size and extent 0; an entry of MPI_Type_struct or
+ * MPI_Type_create_struct with one of these types sets the new type's lower or upper bound. */
+#define MPI_LB ((MPI_Datatype)64)
+#define MPI_UB ((MPI_Datatype)65)
+/* Optional Fortran types with no C type of that size here (MPI 4.1 §19.1.16 lets them be null). */
+#define MPI_REAL2 MPI_DATATYPE_NULL
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
 
 /* ---- predefined reduction operations (used by the collectives) ---- */
 #define MPI_OP_NULL ((MPI_Op)0)
@@ -236,6 +247,9 @@ typedef struct MPI_Status {
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
 /* inoutvec[i] = invec[i] op inoutvec[i] for *len elements of *datatype */
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+/* The large-count form, for MPI_Op_create_c: *len may exceed INT_MAX. */
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+                                 MPI_Datatype *datatype);
 
 /* ---- environment ---- */
 int MPI_Init(int *argc, char ***argv);
@@ -329,6 +343,7 @@ int MPI_Pcontrol(const int level, ...);
 int MPI_Comm_get_parent(MPI_Comm *parent);
 int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int MPI_Free_mem(void *base);
@@ -371,6 +386,7 @@ int PMPI_Pcontrol(const int level, ...);
 int PMPI_Comm_get_parent(MPI_Comm *parent);
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int PMPI_Free_mem(void *base);
@@ -685,11 +701,21 @@ int MPI_Request_free(MPI_Request *request);
 int MPI_Cancel(MPI_Request *request);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 
+/* Generalized requests (MPI 4.1 §13.2): runtime/c_api/generalized_requests.cpp. */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                       MPI_Request *request);
+int MPI_Grequest_complete(MPI_Request request);
+
 int MPI_Start(MPI_Request *request);
 int MPI_Startall(int count, MPI_Request array_of_requests[]);
 
 /* ---- reduction operations ---- */
 int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
 int MPI_Op_free(MPI_Op *op);
 int MPI_Op_commutative(MPI_Op op, int *commute);
 int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
@@ -924,9 +950,14 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
 int PMPI_Request_free(MPI_Request *request);
 int PMPI_Cancel(MPI_Request *request);
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request);
+int PMPI_Grequest_complete(MPI_Request request);
 int PMPI_Start(MPI_Request *request);
 int PMPI_Startall(int count, MPI_Request array_of_requests[]);
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
 int PMPI_Op_free(MPI_Op *op);
 int PMPI_Op_commutative(MPI_Op op, int *commute);
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
@@ -1383,6 +1414,18 @@ int MPI_Buffer_attach(void *buffer, int size);
 int MPI_Buffer_attach_c(void *buffer, MPI_Count size);
 int MPI_Buffer_detach(void *buffer_addr, int *size);
 int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+/* MPI 4.1 §3.6: flushing the buffer, and buffers attached to one communicator. Attaching
+ * MPI_BUFFER_AUTOMATIC lets the library allocate what buffered sends need; detaching it gives
+ * MPI_BUFFER_AUTOMATIC back with size 0. */
+#define MPI_BUFFER_AUTOMATIC ((void *)2)
+int MPI_Buffer_flush(void);
+int MPI_Buffer_iflush(MPI_Request *request);
+int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
+int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+int MPI_Comm_flush_buffer(MPI_Comm comm);
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm);
@@ -1394,6 +1437,14 @@ int PMPI_Buffer_attach(void *buffer, int size);
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size);
 int PMPI_Buffer_detach(void *buffer_addr, int *size);
 int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+int PMPI_Buffer_flush(void);
+int PMPI_Buffer_iflush(MPI_Request *request);
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+int PMPI_Comm_flush_buffer(MPI_Comm comm);
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                  MPI_Comm comm);
@@ -1861,6 +1912,52 @@ int PMPI_Keyval_free(int *keyval);
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
+
+/* The MPI-1 functions removed in MPI 3.0, for older codes: each does what its replacement does
+ * (defined beside it in runtime/c_api/). The MPI_ names are declared deprecated, so the compiler
+ * names the replacement; define WEFT_NO_DEPRECATION_WARNINGS before including mpi.h to silence
+ * that. The PMPI_ names carry no warning. */
+#if defined(__GNUC__) && !defined(WEFT_NO_DEPRECATION_WARNINGS)
+#define WEFT_REMOVED_IN_MPI3(replacement) \
+  __attribute__((deprecated("removed in MPI 3.0: use " replacement)))
+#else
+#define WEFT_REMOVED_IN_MPI3(replacement)
+#endif
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+int MPI_Address(void *location, MPI_Aint *address) WEFT_REMOVED_IN_MPI3("MPI_Get_address");
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
+    WEFT_REMOVED_IN_MPI3("MPI_Type_get_extent");
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
+    WEFT_REMOVED_IN_MPI3("MPI_Type_get_extent");
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
+    WEFT_REMOVED_IN_MPI3("MPI_Type_get_extent");
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype) WEFT_REMOVED_IN_MPI3("MPI_Type_create_hvector");
+int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype)
+    WEFT_REMOVED_IN_MPI3("MPI_Type_create_hindexed");
+int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                    MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+    WEFT_REMOVED_IN_MPI3("MPI_Type_create_struct");
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
+    WEFT_REMOVED_IN_MPI3("MPI_Comm_create_errhandler");
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+    WEFT_REMOVED_IN_MPI3("MPI_Comm_get_errhandler");
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+    WEFT_REMOVED_IN_MPI3("MPI_Comm_set_errhandler");
+int PMPI_Address(void *location, MPI_Aint *address);
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                      MPI_Datatype *newtype);
+int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                       MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                     MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,13 @@
-// The attached buffer of buffered mode and the sends of the copies in it.
+// The buffers of buffered mode (the process's and communicators') and the sends of the copies in
+// them; flushing them, waiting or as a request (MPI 4.1 §3.6).
 #include "pt2pt/buffered.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "pt2pt/bsend_space.hpp"
@@ -15,34 +18,90 @@ namespace {
 
 static_assert(BsendSpace::kAlign == MPI_BSEND_OVERHEAD, "a message may take its size + kAlign");
 
-// A copy in the attached buffer, sent by a pooled request of our own.
+// A copy being sent by a pooled request of our own: in the attached buffer at `offset`, or, for
+// MPI_BUFFER_AUTOMATIC, in `own_copy`.
 struct InFlight {
   Request* send;
   size_t offset;
+  std::unique_ptr<unsigned char[]> own_copy;
+  uint64_t seq;  // 1 for the scope's first buffered message, 2 for the next...
 };
 
 struct AttachedBuffer {
   unsigned char* base = nullptr;
   size_t size = 0;
-  bool attached = false;
+  bool automatic = false;
   BsendSpace space;
   std::vector<InFlight> in_flight;
+  uint64_t buffered = 0;  // messages buffered so far
 };
 
-AttachedBuffer& attached_buffer() {
-  static AttachedBuffer b;
-  return b;
+// The attached buffers by scope; an entry exists while a buffer is attached. Node-based, so a
+// reference stays valid while other scopes attach and detach.
+std::unordered_map<BufferScope, AttachedBuffer>& buffers() {
+  static std::unordered_map<BufferScope, AttachedBuffer> attached;
+  return attached;
+}
+
+AttachedBuffer* find(BufferScope scope) {
+  auto it = buffers().find(scope);
+  return it == buffers().end() ? nullptr : &it->second;
 }
 
 // Frees the space of the copies whose sends have completed.
 void reclaim(AttachedBuffer& b) {
   std::erase_if(b.in_flight, [&](const InFlight& f) {
     if (!f.send->completion.done) return false;
-    b.space.release(f.offset);
+    if (!b.automatic) b.space.release(f.offset);
     world().requests.release(f.send);
     return true;
   });
 }
+
+// Whether a message buffered in `scope` up to number `upto` is still being sent.
+bool sending(BufferScope scope, uint64_t upto) {
+  AttachedBuffer* b = find(scope);
+  if (b == nullptr) return false;
+  reclaim(*b);
+  return std::any_of(b->in_flight.begin(), b->in_flight.end(),
+                     [upto](const InFlight& f) { return f.seq <= upto; });
+}
+
+uint64_t buffered_so_far(BufferScope scope) {
+  const AttachedBuffer* b = find(scope);
+  return b == nullptr ? 0 : b->buffered;
+}
+
+// Waits until the messages buffered in `scope` so far have been sent.
+void wait_sent(BufferScope scope) {
+  const uint64_t upto = buffered_so_far(scope);
+  world().progress.wait_until([scope, upto] { return !sending(scope, upto); });
+}
+
+// MPI_Buffer_iflush's request: finishes once the messages buffered before it have been sent.
+class BufferFlush final : public Activity {
+ public:
+  BufferFlush(BufferScope scope, Completion* report)
+      : scope_(scope), upto_(buffered_so_far(scope)), report_(report) {}
+
+  unsigned advance() override {
+    if (finished_ || sending(scope_, upto_)) return 0;
+    finished_ = true;
+    report_->done = true;
+    return 1;
+  }
+  bool finished() const override { return finished_; }
+  Status outcome() const override { return Status::success(); }
+  Status restart() override {
+    return Status::error(MPI_ERR_REQUEST, "a buffer flush request cannot be restarted");
+  }
+
+ private:
+  BufferScope scope_;
+  uint64_t upto_;
+  Completion* report_;
+  bool finished_ = false;
+};
 
 Status no_room(const AttachedBuffer& b, size_t bytes) {
   return Status::error(
@@ -56,53 +115,13 @@ Status no_room(const AttachedBuffer& b, size_t bytes) {
           " buffered messages are still being sent)");
 }
 
-}  // namespace
-
-Status attach_buffer(void* buf, size_t size) {
-  AttachedBuffer& b = attached_buffer();
-  if (b.attached) {
-    return Status::error(MPI_ERR_BUFFER, "a buffer of " + std::to_string(b.size) +
-                                             " bytes is attached already (detach it first)");
+// Where a message of `bytes` is copied: a block of the attached buffer or, for an automatic one,
+// memory of its own. Nothing (and *error set) when the buffer has no room.
+std::optional<InFlight> place(AttachedBuffer& b, size_t bytes, Status* error) {
+  if (b.automatic) {
+    auto copy = std::make_unique<unsigned char[]>(std::max<size_t>(bytes, 1));
+    return InFlight{nullptr, 0, std::move(copy), 0};
   }
-  b.base = static_cast<unsigned char*>(buf);
-  b.size = size;
-  b.attached = true;
-  b.space.reset(size);
-  return Status::success();
-}
-
-size_t attached_size() { return attached_buffer().size; }
-
-Status detach_buffer(void** buf, size_t* size) {
-  AttachedBuffer& b = attached_buffer();
-  if (!b.attached) {
-    *buf = nullptr;
-    *size = 0;
-    return Status::success();
-  }
-  world().progress.wait_until([&b] {
-    return std::all_of(b.in_flight.begin(), b.in_flight.end(),
-                       [](const InFlight& f) { return f.send->completion.done; });
-  });
-  reclaim(b);
-  *buf = b.base;
-  *size = b.size;
-  b.base = nullptr;
-  b.size = 0;
-  b.attached = false;
-  b.space.reset(0);
-  return Status::success();
-}
-
-Status start_buffered_send(const Comm& comm, const void* buf, size_t count, const Datatype& type,
-                           int dest, int tag, Request* r) {
-  if (dest == MPI_PROC_NULL) return start_send(comm, nullptr, 0, dest, tag, SendMode::kStandard, r);
-  AttachedBuffer& b = attached_buffer();
-  if (!b.attached) {
-    return Status::error(MPI_ERR_BUFFER,
-                         "no buffer is attached for buffered mode (call MPI_Buffer_attach first)");
-  }
-  const size_t bytes = count * type.size();
   reclaim(b);
   std::optional<size_t> offset = b.space.allocate(bytes);
   if (!offset) {  // sends may have completed without anyone looking
@@ -110,8 +129,81 @@ Status start_buffered_send(const Comm& comm, const void* buf, size_t count, cons
     reclaim(b);
     offset = b.space.allocate(bytes);
   }
-  if (!offset) return no_room(b, bytes);
-  unsigned char* copy = b.base + *offset;
+  if (!offset) {
+    *error = no_room(b, bytes);
+    return std::nullopt;
+  }
+  return InFlight{nullptr, *offset, nullptr, 0};
+}
+
+}  // namespace
+
+Status attach_buffer(BufferScope scope, void* buf, size_t size) {
+  if (const AttachedBuffer* b = find(scope)) {
+    return Status::error(MPI_ERR_BUFFER,
+                         (b->automatic ? std::string("MPI_BUFFER_AUTOMATIC")
+                                       : "a buffer of " + std::to_string(b->size) + " bytes") +
+                             " is attached already (detach it first)");
+  }
+  AttachedBuffer& b = buffers()[scope];
+  b.automatic = buf == MPI_BUFFER_AUTOMATIC;
+  b.base = b.automatic ? nullptr : static_cast<unsigned char*>(buf);
+  b.size = b.automatic ? 0 : size;
+  b.space.reset(b.size);
+  return Status::success();
+}
+
+size_t attached_size(BufferScope scope) {
+  const AttachedBuffer* b = find(scope);
+  return b == nullptr ? 0 : b->size;
+}
+
+Status detach_buffer(BufferScope scope, void** buf, size_t* size) {
+  AttachedBuffer* b = find(scope);
+  if (b == nullptr) {
+    *buf = nullptr;
+    *size = 0;
+    return Status::success();
+  }
+  wait_sent(scope);
+  *buf = b->automatic ? MPI_BUFFER_AUTOMATIC : b->base;
+  *size = b->size;
+  buffers().erase(scope);
+  return Status::success();
+}
+
+void flush_buffer(BufferScope scope) { wait_sent(scope); }
+
+void start_flush(BufferScope scope, Request* r) {
+  r->kind = WeftRequestKind::kActivity;
+  r->comm = scope == kProcessBuffer ? MPI_COMM_SELF : scope;
+  auto* flush = new BufferFlush(scope, &r->completion);
+  r->activity = flush;
+  flush->advance();
+  if (!flush->finished()) world().progress.activate(flush);
+}
+
+void forget_buffer(BufferScope scope) {
+  if (find(scope) == nullptr) return;
+  wait_sent(scope);
+  buffers().erase(scope);
+}
+
+Status start_buffered_send(const Comm& comm, const void* buf, size_t count, const Datatype& type,
+                           int dest, int tag, Request* r) {
+  if (dest == MPI_PROC_NULL) return start_send(comm, nullptr, 0, dest, tag, SendMode::kStandard, r);
+  AttachedBuffer* b = find(comm.handle);
+  if (b == nullptr) b = find(kProcessBuffer);
+  if (b == nullptr) {
+    return Status::error(MPI_ERR_BUFFER,
+                         "no buffer is attached for buffered mode (call MPI_Buffer_attach or "
+                         "MPI_Comm_attach_buffer first)");
+  }
+  const size_t bytes = count * type.size();
+  Status error;
+  std::optional<InFlight> slot = place(*b, bytes, &error);
+  if (!slot) return error;
+  unsigned char* copy = slot->own_copy ? slot->own_copy.get() : b->base + slot->offset;
   if (bytes > 0 && type.is_contiguous(count)) {
     std::memcpy(copy, type.data_start(buf), bytes);
   } else if (bytes > 0) {
@@ -120,10 +212,12 @@ Status start_buffered_send(const Comm& comm, const void* buf, size_t count, cons
   Request* send = world().requests.acquire();
   if (Status s = start_send(comm, copy, bytes, dest, tag, SendMode::kStandard, send); !s.ok()) {
     world().requests.release(send);
-    b.space.release(*offset);
+    if (!b->automatic) b->space.release(slot->offset);
     return s;
   }
-  b.in_flight.push_back({send, *offset});
+  slot->send = send;
+  slot->seq = ++b->buffered;
+  b->in_flight.push_back(std::move(*slot));
   r->comm = comm.handle;
   r->kind = WeftRequestKind::kSend;
   r->completion.done = true;

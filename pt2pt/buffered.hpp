@@ -1,7 +1,9 @@
-// Buffered mode (MPI_Bsend, MPI_Ibsend, MPI_Bsend_init): the buffer the application attaches, the
-// messages copied into it and their sends in flight. A buffered send is complete for the
+// Buffered mode (MPI_Bsend, MPI_Ibsend, MPI_Bsend_init): the buffers the application attaches, the
+// messages copied into them and their sends in flight. A buffered send is complete for the
 // application once its data is copied; the copy's space is freed when its own send completes.
-// Threading: one thread at a time, like the rest of point-to-point.
+// MPI 4.1 §3.6: a buffer is attached to the process or to one communicator (a send uses its
+// communicator's buffer when it has one), and MPI_BUFFER_AUTOMATIC makes the library allocate
+// each copy itself. Threading: one thread at a time, like the rest of point-to-point.
 #pragma once
 #include <cstddef>
 
@@ -10,16 +12,29 @@
 
 namespace weft::pt2pt {
 
-// MPI_Buffer_attach: MPI_ERR_BUFFER when a buffer is attached already.
-Status attach_buffer(void* buf, size_t size);
-// Bytes of the attached buffer (0 when none is).
-size_t attached_size();
-// MPI_Buffer_detach: waits until every buffered message has been sent, then hands the buffer
-// back; NULL and 0 when none is attached.
-Status detach_buffer(void** buf, size_t* size);
-// Copies (packs) count × type at `buf` into the attached buffer and starts sending the copy;
-// `r` is complete on return. MPI_ERR_BUFFER, naming the bytes needed and available, when the
-// attached buffer cannot take the message now.
+// Where a buffer is attached: MPI_COMM_NULL for the process, else the communicator's handle.
+using BufferScope = MPI_Comm;
+inline constexpr BufferScope kProcessBuffer = MPI_COMM_NULL;
+
+// MPI_Buffer_attach / MPI_Comm_attach_buffer: MPI_ERR_BUFFER when the scope has a buffer already.
+// `buf` may be MPI_BUFFER_AUTOMATIC (then `size` is ignored).
+Status attach_buffer(BufferScope scope, void* buf, size_t size);
+// Bytes of the scope's attached buffer (0 when none is, or when it is MPI_BUFFER_AUTOMATIC).
+size_t attached_size(BufferScope scope);
+// MPI_Buffer_detach / MPI_Comm_detach_buffer: waits until every message buffered in the scope
+// has been sent, then hands the buffer back; NULL and 0 when none is attached,
+// MPI_BUFFER_AUTOMATIC and 0 for an automatic one.
+Status detach_buffer(BufferScope scope, void** buf, size_t* size);
+// MPI_Buffer_flush / MPI_Comm_flush_buffer: waits until the messages buffered in the scope so far
+// have been sent; the buffer stays attached.
+void flush_buffer(BufferScope scope);
+// MPI_Buffer_iflush / MPI_Comm_iflush_buffer: the same as a request, completed by Wait/Test.
+void start_flush(BufferScope scope, Request* r);
+// MPI_Comm_free: a communicator's buffer goes with it, once its messages are sent.
+void forget_buffer(BufferScope scope);
+// Copies (packs) count × type at `buf` into the buffer of comm (or of the process) and starts
+// sending the copy; `r` is complete on return. MPI_ERR_BUFFER, naming the bytes needed and
+// available, when no buffer is attached or it cannot take the message now.
 Status start_buffered_send(const Comm& comm, const void* buf, size_t count, const Datatype& type,
                            int dest, int tag, Request* r);
 

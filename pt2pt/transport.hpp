@@ -54,6 +54,8 @@ class Transport {
   // Prepares to block: true if nothing is pending and waiting on wait_fd() is safe.
   virtual bool arm() = 0;
   virtual int wait_fd() const = 0;
+  // Makes a wait on wait_fd() return; callable from any thread (MPI_Grequest_complete).
+  virtual void wake() = 0;
   // Completes every started send at its destination (used before teardown).
   virtual Status flush() = 0;
 };

@@ -221,6 +221,8 @@ class UcxTransport final : public Transport {
 
   int wait_fd() const override { return efd_; }
 
+  void wake() override { (void)ucp_worker_signal(worker_); }  // thread-safe in UCX
+
   Status flush() override {
     ucp_request_param_t p{};
     ucs_status_ptr_t r = ucp_worker_flush_nbx(worker_, &p);

@@ -33,6 +33,7 @@ void RequestPool::release(Request* r) {
   delete r->activity;
   r->activity = nullptr;
   r->plan.reset();
+  r->generalized.reset();
   r->next_free = free_;
   free_ = r;
 }
@@ -65,6 +66,8 @@ void fill_status(const Request& r, MPI_Status* status) {
       status->MPI_TAG = MPI_ANY_TAG;
       status->weft_bytes = 0;
       break;
+    case WeftRequestKind::kGeneralized:  // its query callback fills the status
+      return;
     case WeftRequestKind::kActivity:
       if (const Request* received = r.activity->received()) return fill_status(*received, status);
       [[fallthrough]];

@@ -5,7 +5,8 @@
 // kind kActivity owns its Activity (a collective), deleted when the request is released. A
 // point-to-point request with a non-contiguous datatype owns its Staging: the packed copy a send
 // goes out from, or the bytes a receive lands in until it is unpacked on completion. A persistent
-// point-to-point request owns its PersistentPlan, deleted when the request is released.
+// point-to-point request owns its PersistentPlan, deleted when the request is released. A
+// generalized request (MPI_Grequest_start) holds the application's callbacks.
 #pragma once
 #include <memory>
 #include <vector>
@@ -40,7 +41,18 @@ class PersistentPlan {
 };
 }  // namespace weft
 
-enum class WeftRequestKind : unsigned char { kSend, kRecv, kProcNull, kActivity };
+namespace weft {
+// The callbacks and state of a generalized request (MPI 4.1 §13.2): the application completes it
+// with MPI_Grequest_complete; runtime/generalized_request.hpp calls the callbacks.
+struct GeneralizedCallbacks {
+  MPI_Grequest_query_function* query = nullptr;
+  MPI_Grequest_free_function* free = nullptr;
+  MPI_Grequest_cancel_function* cancel = nullptr;
+  void* extra_state = nullptr;
+};
+}  // namespace weft
+
+enum class WeftRequestKind : unsigned char { kSend, kRecv, kProcNull, kActivity, kGeneralized };
 
 struct weft_request {
   weft::Completion completion;
@@ -53,6 +65,7 @@ struct weft_request {
   weft::Activity* activity = nullptr;          // kActivity: the collective it runs (owned)
   std::unique_ptr<weft::PersistentPlan> plan;  // persistent point-to-point only
   std::unique_ptr<weft::Staging> staging;      // non-contiguous datatypes only
+  std::unique_ptr<weft::GeneralizedCallbacks> generalized;  // kGeneralized only
   weft_request* next_free = nullptr;
 };
 

@@ -1,6 +1,7 @@
 // Derived datatype constructors (MPI 4.0 §5.1.2-5.1.7): contiguous, vector, hvector, indexed,
 // hindexed, indexed_block, hindexed_block, struct, subarray, darray and resized, each in its int
-// and large-count (_c) form, both through one checked path per constructor.
+// and large-count (_c) form, both through one checked path per constructor; and the MPI-1 forms
+// MPI_Type_hvector, MPI_Type_hindexed and MPI_Type_struct (removed in MPI 3.0).
 #include <string>
 #include <vector>
 
@@ -272,6 +273,22 @@ int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count ext
   return resized("MPI_Type_create_resized_c", oldtype, lb, extent, newtype);
 }
 
+// The MPI-1 forms, removed in MPI 3.0 (mpi.h declares them deprecated).
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                      MPI_Datatype* newtype) {
+  return vector("MPI_Type_hvector", true, count, blocklength, stride, oldtype, newtype);
+}
+int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                       MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return indexed("MPI_Type_hindexed", true, count, array_of_blocklengths, array_of_displacements,
+                 oldtype, newtype);
+}
+int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                     MPI_Datatype array_of_types[], MPI_Datatype* newtype) {
+  return create_struct("MPI_Type_struct", count, array_of_blocklengths, array_of_displacements,
+                       array_of_types, newtype);
+}
+
 }  // extern "C"
 
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
@@ -297,3 +314,6 @@ WEFT_MPI_ALIAS(MPI_Type_create_struct_c)
 WEFT_MPI_ALIAS(MPI_Type_create_subarray_c)
 WEFT_MPI_ALIAS(MPI_Type_create_darray_c)
 WEFT_MPI_ALIAS(MPI_Type_create_resized_c)
+WEFT_MPI_ALIAS(MPI_Type_hvector)
+WEFT_MPI_ALIAS(MPI_Type_hindexed)
+WEFT_MPI_ALIAS(MPI_Type_struct)

@@ -1,6 +1,6 @@
 // Packing (MPI 4.0 §5.2-5.3): MPI_Pack, MPI_Unpack, MPI_Pack_size in the native representation
 // and their "external32" forms, each also in its large-count (_c) form through the same path;
-// addresses: MPI_Get_address, MPI_Aint_add, MPI_Aint_diff.
+// addresses: MPI_Get_address (and MPI_Address, its MPI-1 name), MPI_Aint_add, MPI_Aint_diff.
 #include <climits>
 #include <cstring>
 #include <string>
@@ -14,6 +14,14 @@ using weft::capi::kTypeErrors;
 namespace capi = weft::capi;
 
 namespace {
+
+// MPI_Get_address and MPI_Address. Addresses are plain byte addresses, so MPI_BOTTOM (0) plus an
+// address is the address itself.
+int get_address(const char* fn, const void* location, MPI_Aint* address) {
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(address, "address"));
+  *address = reinterpret_cast<MPI_Aint>(location);
+  return MPI_SUCCESS;
+}
 
 unsigned char* at_offset(const void* base, long long offset) {
   return static_cast<unsigned char*>(const_cast<void*>(base)) + offset;
@@ -201,11 +209,12 @@ int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datat
   return pack_size("MPI_Pack_external_size_c", datarep, incount, datatype, kTypeErrors, size);
 }
 
-// Addresses are plain byte addresses, so MPI_BOTTOM (0) plus an address is the address itself.
 int PMPI_Get_address(const void* location, MPI_Aint* address) {
-  WEFT_CHECK(kTypeErrors, "MPI_Get_address", capi::check_not_null(address, "address"));
-  *address = reinterpret_cast<MPI_Aint>(location);
-  return MPI_SUCCESS;
+  return get_address("MPI_Get_address", location, address);
+}
+// The MPI-1 name, removed in MPI 3.0 (mpi.h declares it deprecated).
+int PMPI_Address(void* location, MPI_Aint* address) {
+  return get_address("MPI_Address", location, address);
 }
 
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp) {
@@ -234,3 +243,4 @@ WEFT_MPI_ALIAS(MPI_Pack_external_size_c)
 WEFT_MPI_ALIAS(MPI_Get_address)
 WEFT_MPI_ALIAS(MPI_Aint_add)
 WEFT_MPI_ALIAS(MPI_Aint_diff)
+WEFT_MPI_ALIAS(MPI_Address)

@@ -1,5 +1,6 @@
 // Datatype queries: size, extent and true extent (and their _x and _c forms), envelope and contents
-// (and their _c forms) (MPI 4.0 §5.1.5, §5.1.13), and MPI_Type_match_size.
+// (and their _c forms) (MPI 4.0 §5.1.5, §5.1.13), MPI_Type_match_size, and the MPI-1
+// MPI_Type_extent/lb/ub (removed in MPI 3.0).
 #include <algorithm>
 #include <climits>
 #include <string>
@@ -56,6 +57,16 @@ int type_extent(const char* fn, bool true_bounds, MPI_Datatype datatype, T* lb, 
   WEFT_CHECK(kTypeErrors, fn, check_query(datatype, lb, lb_arg, extent, extent_arg, &t));
   *lb = T(true_bounds ? t->true_lb() : t->lb());
   *extent = T(true_bounds ? t->true_extent() : t->extent());
+  return MPI_SUCCESS;
+}
+
+// MPI_Type_lb and MPI_Type_ub (MPI-1, removed in MPI 3.0): one bound of the type.
+int type_bound(const char* fn, MPI_Datatype datatype, MPI_Aint* displacement, bool upper) {
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(displacement, "displacement"));
+  MPI_Aint lb = 0, extent = 0;
+  if (int rc = type_extent(fn, false, datatype, &lb, &extent); rc != MPI_SUCCESS) return rc;
+  *displacement = upper ? lb + extent : lb;
   return MPI_SUCCESS;
 }
 
@@ -174,15 +185,12 @@ MPI_Datatype match(int typeclass, int size) {
     MPI_Datatype type;
   };
   constexpr Sized kSized[] = {
-      {MPI_TYPECLASS_REAL, 4, MPI_REAL4},
-      {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
-      {MPI_TYPECLASS_REAL, 16, MPI_REAL16},
-      {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},
-      {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
-      {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},
-      {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
-      {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX},
-      {MPI_TYPECLASS_COMPLEX, 16, MPI_DOUBLE_COMPLEX},
+      {MPI_TYPECLASS_REAL, 4, MPI_REAL4},         {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
+      {MPI_TYPECLASS_REAL, 16, MPI_REAL16},       {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},
+      {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},   {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},
+      {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},   {MPI_TYPECLASS_INTEGER, 16, MPI_INTEGER16},
+      {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX},    {MPI_TYPECLASS_COMPLEX, 16, MPI_DOUBLE_COMPLEX},
+      {MPI_TYPECLASS_COMPLEX, 32, MPI_COMPLEX32},
   };
   for (const Sized& s : kSized)
     if (s.typeclass == typeclass && s.size == size) return s.type;
@@ -211,6 +219,18 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* exte
 }
 int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
   return type_extent("MPI_Type_get_extent_c", false, datatype, lb, extent);
+}
+
+// The MPI-1 queries, removed in MPI 3.0 (mpi.h declares them deprecated).
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint* extent) {
+  MPI_Aint lb = 0;
+  return type_extent("MPI_Type_extent", false, datatype, &lb, extent);
+}
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint* displacement) {
+  return type_bound("MPI_Type_lb", datatype, displacement, false);
+}
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint* displacement) {
+  return type_bound("MPI_Type_ub", datatype, displacement, true);
 }
 
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
@@ -292,3 +312,6 @@ WEFT_MPI_ALIAS(MPI_Type_get_contents)
 WEFT_MPI_ALIAS(MPI_Type_get_envelope_c)
 WEFT_MPI_ALIAS(MPI_Type_get_contents_c)
 WEFT_MPI_ALIAS(MPI_Type_match_size)
+WEFT_MPI_ALIAS(MPI_Type_extent)
+WEFT_MPI_ALIAS(MPI_Type_lb)
+WEFT_MPI_ALIAS(MPI_Type_ub)

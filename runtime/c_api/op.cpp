@@ -1,5 +1,5 @@
-// Reduction operations: MPI_Op_create, MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local (and
-// its large-count form MPI_Reduce_local_c).
+// Reduction operations: MPI_Op_create(_c), MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local
+// (and its large-count form MPI_Reduce_local_c).
 #include <vector>
 
 #include "runtime/c_api/coll_call.hpp"
@@ -36,18 +36,26 @@ int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, MPI_Count co
   return MPI_SUCCESS;
 }
 
-}  // namespace
-
-extern "C" {
-
-int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
-  constexpr const char* fn = "MPI_Op_create";
+// MPI_Op_create and MPI_Op_create_c (whose function takes an MPI_Count length).
+template <typename UserFunction>
+int op_create(const char* fn, UserFunction* user_fn, int commute, MPI_Op* op) {
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(MPI_COMM_WORLD, fn,
              capi::check_not_null(reinterpret_cast<const void*>(user_fn), "user_fn"));
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(op, "op"));
   *op = world().ops.create(user_fn, commute != 0);
   return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  return op_create("MPI_Op_create", user_fn, commute, op);
+}
+int PMPI_Op_create_c(MPI_User_function_c* user_fn, int commute, MPI_Op* op) {
+  return op_create("MPI_Op_create_c", user_fn, commute, op);
 }
 
 int PMPI_Op_free(MPI_Op* op) {
@@ -80,6 +88,7 @@ int PMPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count, MPI_
 
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
 WEFT_MPI_ALIAS(MPI_Op_create)
+WEFT_MPI_ALIAS(MPI_Op_create_c)
 WEFT_MPI_ALIAS(MPI_Op_free)
 WEFT_MPI_ALIAS(MPI_Op_commutative)
 WEFT_MPI_ALIAS(MPI_Reduce_local)

@@ -1,9 +1,10 @@
-// Request outcomes and release.
+// Request outcomes and release, generalized requests included.
 #include "runtime/c_api/request_status.hpp"
 
 #include <string>
 
 #include "pt2pt/match_bits.hpp"
+#include "runtime/generalized_request.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::capi {
@@ -23,6 +24,13 @@ Status request_outcome(const Request& r) {
   return Status::error(c.error_class, "communication failed in the transport");
 }
 
+Status completed_status(Request* r, MPI_Status* status) {
+  if (r->kind == WeftRequestKind::kGeneralized) return generalized::query(*r, status);
+  deliver_staged(r);
+  fill_status(*r, status);
+  return request_outcome(*r);
+}
+
 Status finish_request(MPI_Request* slot, MPI_Status* status) {
   Request* r = *slot;
   if (r->persistent) {  // stays allocated, inactive until the next MPI_Start
@@ -31,12 +39,13 @@ Status finish_request(MPI_Request* slot, MPI_Status* status) {
       return Status::success();
     }
     r->active = false;
-    deliver_staged(r);  // a complete receive's data is in its buffer
-    fill_status(*r, status);
-    return request_outcome(*r);
+    return completed_status(r, status);
   }
-  fill_status(*r, status);
-  Status outcome = request_outcome(*r);
+  Status outcome = completed_status(r, status);
+  if (r->kind == WeftRequestKind::kGeneralized) {
+    Status freed = generalized::free_state(*r);
+    if (outcome.ok()) outcome = freed;
+  }
   world().requests.release(r);
   *slot = MPI_REQUEST_NULL;
   return outcome;

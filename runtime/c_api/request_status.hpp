@@ -11,9 +11,15 @@ namespace weft::capi {
 // The error a completed request carries, e.g. truncation naming the sender and tag.
 Status request_outcome(const Request& r);
 
+// What a complete request reports: a receive's data is put in its buffer, `status` filled (by
+// the query callback for a generalized request) and the request's error returned. The request
+// stays as it is (MPI_Request_get_status; finish_request then releases it).
+Status completed_status(Request* r, MPI_Status* status);
+
 // Completes the pooled request in *slot: fills `status`, returns its outcome, releases it and
 // sets *slot to MPI_REQUEST_NULL. A persistent request instead becomes inactive (and an
-// inactive one reports an empty status).
+// inactive one reports an empty status). A generalized request's free callback runs after its
+// query callback; the first error of the two is returned.
 Status finish_request(MPI_Request* slot, MPI_Status* status);
 
 // The status of an inactive or null request (MPI's "empty" status).

@@ -5,6 +5,7 @@
 #include "runtime/c_api/guard.hpp"
 #include "runtime/c_api/request_status.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/generalized_request.hpp"
 
 using weft::Status;
 using weft::world;
@@ -249,6 +250,11 @@ int PMPI_Request_free(MPI_Request* request) {
     return capi::report(MPI_COMM_WORLD, fn,
                         Status::error(MPI_ERR_REQUEST, "invalid request=MPI_REQUEST_NULL"));
   }
+  if ((*request)->kind == WeftRequestKind::kGeneralized) {
+    MPI_Request r = *request;
+    *request = MPI_REQUEST_NULL;
+    return capi::report(MPI_COMM_SELF, fn, weft::generalized::drop(r));
+  }
   if ((*request)->completion.done) {  // complete, or an inactive persistent request
     world().requests.release(*request);
   } else {
@@ -269,12 +275,16 @@ int PMPI_Cancel(MPI_Request* request) {
   // Only receives can be cancelled; a send always completes normally (its status says so), and
   // so does an MPI_Isendrecv, whose send may already have been matched.
   MPI_Request r = *request;
+  if (r->kind == WeftRequestKind::kGeneralized) {
+    return capi::report(r->comm, fn, weft::generalized::cancel(*r));
+  }
   if (r->kind == WeftRequestKind::kActivity && r->activity->received() != nullptr) {
     return MPI_SUCCESS;
   }
   if (r->kind == WeftRequestKind::kActivity) {
     return capi::report(r->comm, fn,
-                        Status::error(MPI_ERR_REQUEST, "a collective operation cannot be cancelled"));
+                        Status::error(MPI_ERR_REQUEST, "a collective operation (or a buffer "
+                                                      "flush) cannot be cancelled"));
   }
   if (r->kind == WeftRequestKind::kRecv && !r->completion.done) world().transport->cancel(&r->completion);
   return MPI_SUCCESS;

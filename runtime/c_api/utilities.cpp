@@ -1,4 +1,4 @@
-// Small utilities: MPI_Pcontrol, MPI_Comm_get_parent, MPI_Status_set_elements/_cancelled,
+// Small utilities: MPI_Pcontrol, MPI_Comm_get_parent, MPI_Status_set_elements(_x/_c)/_cancelled,
 // MPI_Alloc_mem/MPI_Free_mem and MPI_Request_get_status.
 #include <cstdio>
 #include <cstdlib>
@@ -91,6 +91,10 @@ int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Co
   return capi::report(kNoComm, "MPI_Status_set_elements_x", set_elements(status, datatype, count));
 }
 
+int PMPI_Status_set_elements_c(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  return capi::report(kNoComm, "MPI_Status_set_elements_c", set_elements(status, datatype, count));
+}
+
 int PMPI_Status_set_cancelled(MPI_Status* status, int flag) {
   constexpr const char* fn = "MPI_Status_set_cancelled";
   WEFT_CHECK(kNoComm, fn, capi::check_not_null(status, "status"));
@@ -149,9 +153,7 @@ int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) 
   if (!request->completion.done) world().progress.poll();
   *flag = request->completion.done;
   if (!*flag) return MPI_SUCCESS;
-  weft::deliver_staged(request);  // a complete receive's data is in its buffer
-  weft::fill_status(*request, status);
-  return capi::report(comm, fn, capi::request_outcome(*request));
+  return capi::report(comm, fn, capi::completed_status(request, status));
 }
 
 }  // extern "C"
@@ -161,6 +163,7 @@ WEFT_MPI_ALIAS(MPI_Pcontrol)
 WEFT_MPI_ALIAS(MPI_Comm_get_parent)
 WEFT_MPI_ALIAS(MPI_Status_set_elements)
 WEFT_MPI_ALIAS(MPI_Status_set_elements_x)
+WEFT_MPI_ALIAS(MPI_Status_set_elements_c)
 WEFT_MPI_ALIAS(MPI_Status_set_cancelled)
 WEFT_MPI_ALIAS(MPI_Alloc_mem)
 WEFT_MPI_ALIAS(MPI_Free_mem)

@@ -8,6 +8,7 @@
 
 #include "coll/coll.hpp"
 #include "coll/regular_call.hpp"
+#include "pt2pt/buffered.hpp"
 #include "runtime/comm/attributes.hpp"
 #include "runtime/comm/errhandler.hpp"
 #include "runtime/comm/info_objects.hpp"
@@ -110,6 +111,7 @@ Status finish_dup(MPI_Comm parent, DupHints hints, MPI_Comm* made) {
 
 Status comm_free(MPI_Comm handle) {
   WEFT_TRY(attributes_on_comm_free(handle));
+  pt2pt::forget_buffer(handle);  // so that a later communicator with this handle has none
   comm_info_on_free(handle);
   errhandler_release(world().comms.find(handle)->errhandler);
   world().comms.retire(handle);

@@ -23,8 +23,9 @@ Status comm_dup(Comm& parent, DupHints hints, MPI_Comm* out);
 // What a duplicate takes from `parent` once it exists: attributes and hints (as comm_dup says).
 // On failure the duplicate is freed again and *made becomes MPI_COMM_NULL.
 Status finish_dup(MPI_Comm parent, DupHints hints, MPI_Comm* made);
-// MPI_Comm_free's work: attribute delete callbacks, hints and the error handler reference go,
-// then the handle (the communicator itself lives on while collectives on it are running).
+// MPI_Comm_free's work: attribute delete callbacks, a buffer attached to it (once its messages
+// are sent), hints and the error handler reference go, then the handle (the communicator itself
+// lives on while collectives on it are running).
 Status comm_free(MPI_Comm handle);
 // MPI_Comm_split: ranks with the same color, ordered by (key, rank in parent); MPI_UNDEFINED
 // gives MPI_COMM_NULL.

@@ -33,10 +33,15 @@ Datatype::Datatype(Layout layout, Signature signature, TypeBounds bounds, size_t
   refresh_label();
 }
 
+// MPI_LB and MPI_UB (MPI-1, removed in MPI 3.0) hold no data, so no basic element either, and
+// mark the bound of a struct type that contains them, as a resized type's bounds do.
 Datatype::Datatype(MPI_Datatype predefined)
-    : Datatype(predefined_layout(predefined_type(predefined)), basic_signature(predefined),
-               TypeBounds{0, ptrdiff_t(predefined_type(predefined).extent), false, false},
-               predefined_type(predefined).align, Envelope{}) {
+    : Datatype(
+          predefined_layout(predefined_type(predefined)),
+          predefined == MPI_LB || predefined == MPI_UB ? Signature{} : basic_signature(predefined),
+          TypeBounds{0, ptrdiff_t(predefined_type(predefined).extent), predefined == MPI_LB,
+                     predefined == MPI_UB},
+          predefined_type(predefined).align, Envelope{}) {
   handle_ = predefined;
   name_ = predefined_type(predefined).name;
   refresh_label();

@@ -124,6 +124,20 @@ constexpr PredefinedType kTable[] = {
     fixed<double>("MPI_REAL8", K::kFloat),
     // Fortran REAL*16 is IEEE binary128 (gfortran's quad precision).
     {"MPI_REAL16", 16, 16, 16, false, 1, {{0, 16, 16, K::kFloat}, {}}},
+    // external32 writes a 16-byte integer big-endian at its own size: a byte swap, as for floats.
+    {"MPI_INTEGER16",
+     sizeof(__int128),
+     sizeof(__int128),
+     alignof(__int128),
+     false,
+     1,
+     {{0, 16, 16, K::kFloat}, {}}},
+    complex_of<float>("MPI_COMPLEX8", 4, K::kFloat),
+    complex_of<double>("MPI_COMPLEX16", 8, K::kFloat),
+    {"MPI_COMPLEX32", 32, 32, 16, false, 2, {{0, 16, 16, K::kFloat}, {16, 16, 16, K::kFloat}}},
+    // The MPI-1 bound markers: no data, no extent (runtime/c_api/ honours them in struct types).
+    {"MPI_LB", 0, 0, 1, false, 0, {}},
+    {"MPI_UB", 0, 0, 1, false, 0, {}},
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == kLastPredefinedType + 1,
               "table must follow mpi.h numbering");

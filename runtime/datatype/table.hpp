@@ -15,7 +15,7 @@
 
 namespace weft {
 
-inline constexpr MPI_Datatype kFirstDerivedType = 64;
+inline constexpr MPI_Datatype kFirstDerivedType = 128;
 
 class DatatypeTable {
  public:

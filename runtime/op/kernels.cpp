@@ -241,6 +241,7 @@ ReduceKernel arithmetic_kernel(MPI_Op op, MPI_Datatype type) {
     case MPI_INT16_T: case MPI_INTEGER2: return integer_kernel<int16_t>(op);
     case MPI_INT32_T: case MPI_INTEGER: case MPI_INTEGER4: return hot_integer_kernel<int32_t>(op);
     case MPI_INT64_T: case MPI_INTEGER8: return hot_integer_kernel<int64_t>(op);
+    case MPI_INTEGER16: return integer_kernel<__int128>(op);
     case MPI_UINT8_T: return integer_kernel<uint8_t>(op);
     case MPI_UINT16_T: return integer_kernel<uint16_t>(op);
     case MPI_UINT32_T: return integer_kernel<uint32_t>(op);
@@ -251,9 +252,10 @@ ReduceKernel arithmetic_kernel(MPI_Op op, MPI_Datatype type) {
     case MPI_FLOAT: case MPI_REAL: case MPI_REAL4: return hot_float_kernel<float>(op);
     case MPI_DOUBLE: case MPI_DOUBLE_PRECISION: case MPI_REAL8: return hot_float_kernel<double>(op);
     case MPI_LONG_DOUBLE: return float_kernel<long double>(op);
-    case MPI_C_FLOAT_COMPLEX: case MPI_CXX_FLOAT_COMPLEX: case MPI_COMPLEX:
+    case MPI_C_FLOAT_COMPLEX: case MPI_CXX_FLOAT_COMPLEX: case MPI_COMPLEX: case MPI_COMPLEX8:
       return complex_kernel<std::complex<float>>(op);
     case MPI_C_DOUBLE_COMPLEX: case MPI_CXX_DOUBLE_COMPLEX: case MPI_DOUBLE_COMPLEX:
+    case MPI_COMPLEX16:
       return complex_kernel<std::complex<double>>(op);
     case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX:
       return complex_kernel<std::complex<long double>>(op);
@@ -269,7 +271,8 @@ ReduceKernel arithmetic_kernel(MPI_Op op, MPI_Datatype type) {
     case MPI_2INTEGER: return pair_kernel<int32_t, int32_t>(op);
     case MPI_2REAL: return pair_kernel<float, float>(op);
     case MPI_2DOUBLE_PRECISION: return pair_kernel<double, double>(op);
-    default: return nullptr;  // MPI_WCHAR, MPI_PACKED, MPI_CHARACTER, MPI_REAL16
+    default: return nullptr;  // MPI_WCHAR, MPI_PACKED, MPI_CHARACTER, MPI_REAL16, MPI_COMPLEX32,
+                             // MPI_LB, MPI_UB
   }
 }
 

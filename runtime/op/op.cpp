@@ -1,6 +1,7 @@
 // The MPI_Op table: predefined operations and user operations, and binding an op to a datatype.
 #include "runtime/op/op.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <vector>
@@ -23,10 +24,22 @@ Status bad_op(MPI_Op op, const char* arg) {
                                        (op == MPI_OP_NULL ? "MPI_OP_NULL" : std::to_string(op)));
 }
 
+// Calls the user function of `r` once on `n` elements laid out as the function expects them.
+void call_user(const Reduction& r, void* in, void* inout, size_t n) {
+  MPI_Datatype handle = r.datatype;
+  if (r.user_c != nullptr) {
+    MPI_Count len = MPI_Count(n);
+    r.user_c(in, inout, &len, &handle);
+  } else {
+    int len = int(n);
+    r.user(in, inout, &len, &handle);
+  }
+}
+
 // A user op on a non-contiguous type: the operands unpacked into the type's layout for it.
-void apply_in_layout(const Reduction& r, const void* in, void* inout, int n) {
+void apply_in_layout(const Reduction& r, const void* in, void* inout, size_t n) {
   const Datatype& t = *r.layout;
-  const size_t span = size_t(t.true_extent()) + size_t(n > 0 ? n - 1 : 0) * size_t(t.extent());
+  const size_t span = size_t(t.true_extent()) + (n > 0 ? n - 1 : 0) * size_t(t.extent());
   std::vector<unsigned char> a(span), b(span);
   // Element i's data starts at base + i * extent + true_lb: the base lies true_lb before it.
   auto base = [&](std::vector<unsigned char>& v) {
@@ -34,11 +47,10 @@ void apply_in_layout(const Reduction& r, const void* in, void* inout, int n) {
   };
   void* in_base = base(a);
   void* inout_base = base(b);
-  t.unpack(in, size_t(n), in_base);
-  t.unpack(inout, size_t(n), inout_base);
-  MPI_Datatype handle = r.datatype;
-  r.user(in_base, inout_base, &n, &handle);
-  t.pack(inout_base, size_t(n), inout);
+  t.unpack(in, n, in_base);
+  t.unpack(inout, n, inout_base);
+  call_user(r, in_base, inout_base, n);
+  t.pack(inout_base, n, inout);
 }
 
 }  // namespace
@@ -48,20 +60,20 @@ void Reduction::apply(const void* in, void* inout, size_t n) const {
     kernel(in, inout, n);
     return;
   }
-  // A user function takes an int count: hand it at most INT_MAX elements at a time.
+  // An int user function takes at most INT_MAX elements at a time; a large-count one all.
   auto* a = static_cast<unsigned char*>(const_cast<void*>(in));
   auto* b = static_cast<unsigned char*>(inout);
-  MPI_Datatype type = datatype;
+  const size_t chunk = user_c != nullptr ? n : size_t(INT_MAX);
   while (n > 0) {
-    int len = n > size_t(INT_MAX) ? INT_MAX : int(n);
+    const size_t len = std::min(n, chunk);
     if (layout != nullptr) {
       apply_in_layout(*this, a, b, len);
     } else {
-      user(a, b, &len, &type);
+      call_user(*this, a, b, len);
     }
-    a += size_t(len) * elem_size;
-    b += size_t(len) * elem_size;
-    n -= size_t(len);
+    a += len * elem_size;
+    b += len * elem_size;
+    n -= len;
   }
 }
 
@@ -71,13 +83,21 @@ std::string op_name(MPI_Op op) {
 }
 
 MPI_Op OpTable::create(MPI_User_function* fn, bool commutative) {
+  return add(UserOp{fn, nullptr, commutative, true});
+}
+
+MPI_Op OpTable::create(MPI_User_function_c* fn, bool commutative) {
+  return add(UserOp{nullptr, fn, commutative, true});
+}
+
+MPI_Op OpTable::add(const UserOp& op) {
   for (size_t i = 0; i < user_.size(); ++i) {
     if (!user_[i].live) {
-      user_[i] = UserOp{fn, commutative, true};
+      user_[i] = op;
       return kFirstUserOp + MPI_Op(i);
     }
   }
-  user_.push_back(UserOp{fn, commutative, true});
+  user_.push_back(op);
   return kFirstUserOp + MPI_Op(user_.size() - 1);
 }
 
@@ -120,12 +140,14 @@ Status OpTable::bind(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* 
     }
     out->kernel = kernel;
     out->user = nullptr;
+    out->user_c = nullptr;
     out->commutative = op != MPI_REPLACE && op != MPI_NO_OP;
   } else {
     const UserOp* u = find_user(op);
     if (u == nullptr) return bad_op(op, "op");
     out->kernel = nullptr;
     out->user = u->fn;
+    out->user_c = u->fn_c;
     out->commutative = u->commutative;
   }
   out->datatype = type;
@@ -153,6 +175,7 @@ Status OpTable::bind(MPI_Op op, const Datatype& type, Reduction* out) const {
   Reduction r;
   WEFT_TRY(commutative(op, "op", &r.commutative));
   r.user = find_user(op)->fn;
+  r.user_c = find_user(op)->fn_c;
   r.datatype = type.handle();
   r.elem_size = type.size();
   if (!type.is_contiguous()) r.layout = type.share();

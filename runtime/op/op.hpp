@@ -19,7 +19,8 @@ using ReduceKernel = void (*)(const void* in, void* inout, size_t n);
 // One reduction as a collective applies it: an operation bound to a datatype.
 struct Reduction {
   ReduceKernel kernel = nullptr;         // predefined op on a predefined type, or
-  MPI_User_function* user = nullptr;     // a user function (called in chunks of INT_MAX)
+  MPI_User_function* user = nullptr;     // a user function (called in chunks of INT_MAX), or
+  MPI_User_function_c* user_c = nullptr;  // a large-count one (MPI_Op_create_c), called once
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   size_t elem_size = 0;                  // bytes of one element as the collective moves it
   bool commutative = true;
@@ -38,8 +39,9 @@ std::string op_name(MPI_Op op);
 
 class OpTable {
  public:
-  // Registers a user function; returns its handle.
+  // Registers a user function, or a large-count one (MPI_Op_create_c); returns its handle.
   MPI_Op create(MPI_User_function* fn, bool commutative);
+  MPI_Op create(MPI_User_function_c* fn, bool commutative);
   Status free(MPI_Op* op);
   // Fails with MPI_ERR_OP naming `arg` for MPI_OP_NULL, freed or unknown handles.
   Status commutative(MPI_Op op, const char* arg, bool* out) const;
@@ -53,10 +55,12 @@ class OpTable {
  private:
   struct UserOp {
     MPI_User_function* fn = nullptr;
+    MPI_User_function_c* fn_c = nullptr;
     bool commutative = true;
     bool live = false;
   };
   const UserOp* find_user(MPI_Op op) const;
+  MPI_Op add(const UserOp& op);
   std::vector<UserOp> user_;  // handle = kFirstUserOp + index
 };
 
