@@ -11,15 +11,6 @@
 namespace weft::launcher {
 namespace {
 
-bool parse_positive_int(const std::string& text, int* out) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (*end != '\0' || v < 1 || v > (1 << 20)) return false;
-  *out = int(v);
-  return true;
-}
-
 bool parse_seconds(const std::string& text, double* out) {
   if (text.empty()) return false;
   char* end = nullptr;
@@ -112,7 +103,7 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
       if (is("-n") || is("-np") || is("--np") || is("--n")) {
         const std::string name = arg.substr(0, arg.find('='));
         if (!value_of(arg, name, &value)) return false;
-        if (!parse_positive_int(value, &app.nranks)) {
+        if (!parse_count(value, &app.nranks)) {
           *error = "invalid number of ranks '" + value + "' for " + name + " (want an integer >= 1)";
           return false;
         }
@@ -143,7 +134,7 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
       } else if (is("--report-state")) {
         if (!value_of(arg, "--report-state", &value)) return false;
         int pid = 0;
-        if (!parse_positive_int(value, &pid)) {
+        if (!parse_count(value, &pid)) {
           *error = "invalid --report-state '" + value + "' (want the pid of a running weftrun)";
           return false;
         }
@@ -224,7 +215,7 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
       } else if (is("--npernode") || arg == "-N" || arg == "-ppn") {
         const std::string name = arg.substr(0, arg.find('='));
         if (!value_of(arg, name, &value)) return false;
-        if (!parse_positive_int(value, &o.per_node)) {
+        if (!parse_count(value, &o.per_node)) {
           *error = "invalid count '" + value + "' for " + name + " (want an integer >= 1)";
           return false;
         }

@@ -7,7 +7,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,6 +20,7 @@
 #include "launcher/pmix_server.hpp"
 #include "launcher/session_dir.hpp"
 #include "launcher/sha256.hpp"
+#include "launcher/wakeup.hpp"
 #include "launcher/wire.hpp"
 
 namespace weft::launcher {
@@ -29,21 +29,6 @@ namespace {
 constexpr int kStartTimeoutMs = 30000;  // for the secret, the connection and the job
 constexpr double kKillGraceS = 0.5;
 constexpr double kDrainS = 1.0;
-
-int g_wake_fd = -1;
-
-void on_signal(int sig) {
-  const char byte = char(sig);
-  const int saved = errno;
-  (void)!write(g_wake_fd, &byte, 1);
-  errno = saved;
-}
-
-double now_s() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
 
 // One line from stdin (the secret), without the newline.
 bool read_secret(std::string* out, std::string* error) {
@@ -117,14 +102,7 @@ class NodeJob {
 std::string NodeJob::start() {
   remove_stale_session_dirs(temp_base());
   if (std::string e = create_session_dir(temp_base(), &tmpdir_); !e.empty()) return e;
-  if (pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) return std::string("pipe: ") + std::strerror(errno);
-  g_wake_fd = wake_[1];
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
-  signal(SIGPIPE, SIG_IGN);
+  if (std::string e = open_wakeup(wake_, {SIGCHLD, SIGINT, SIGTERM, SIGHUP}); !e.empty()) return e;
   if (std::string e = server_.start(tmpdir_, wake_[1], spec_.nodes[size_t(node_)], node_);
       !e.empty())
     return e;

@@ -6,9 +6,7 @@
 #include <sstream>
 
 namespace weft::launcher {
-namespace {
-
-bool parse_slots(const std::string& text, int* out) {
+bool parse_count(const std::string& text, int* out) {
   if (text.empty()) return false;
   char* end = nullptr;
   const long v = std::strtol(text.c_str(), &end, 10);
@@ -17,13 +15,15 @@ bool parse_slots(const std::string& text, int* out) {
   return true;
 }
 
+namespace {
+
 // "name" or "name:N".
 bool parse_host_entry(const std::string& entry, HostSlots* out) {
   const size_t colon = entry.rfind(':');
   out->name = entry.substr(0, colon);
   out->slots = 1;
   if (out->name.empty()) return false;
-  return colon == std::string::npos || parse_slots(entry.substr(colon + 1), &out->slots);
+  return colon == std::string::npos || parse_count(entry.substr(colon + 1), &out->slots);
 }
 
 // Hosts named more than once become one host with their slots added, in first-seen order.
@@ -70,7 +70,7 @@ bool parse_hostfile(const std::string& text, const std::string& origin,
     HostSlots h;
     bool ok = parse_host_entry(first, &h);
     while (ok && words >> word) {
-      if (word.rfind("slots=", 0) == 0) ok = parse_slots(word.substr(6), &h.slots);
+      if (word.rfind("slots=", 0) == 0) ok = parse_count(word.substr(6), &h.slots);
       else if (word.rfind("max_slots=", 0) == 0) ok = true;  // an upper bound: nothing to do
       else ok = false;
     }
@@ -150,9 +150,9 @@ bool slurm_allocation(const std::string& nodelist, const std::string& tasks_per_
   for (const std::string& item : split_top_level(tasks_per_node)) {
     int count = 0, times = 1;
     const size_t paren = item.find("(x");
-    if (!parse_slots(item.substr(0, paren), &count) ||
+    if (!parse_count(item.substr(0, paren), &count) ||
         (paren != std::string::npos &&
-         !parse_slots(item.substr(paren + 2, item.size() - paren - 3), &times))) {
+         !parse_count(item.substr(paren + 2, item.size() - paren - 3), &times))) {
       *error = "cannot read the Slurm tasks per node '" + tasks_per_node + "'";
       return false;
     }

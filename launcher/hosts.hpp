@@ -11,6 +11,9 @@ struct HostSlots {
   int slots = 1;  // a host named without a count has one slot
 };
 
+// A count on weftrun's command line or in a hostfile: an integer in 1..2^20.
+bool parse_count(const std::string& text, int* out);
+
 // "h1:4,h2,h3:2" (--host, -H, -hosts). Returns false with `error` naming the bad entry.
 bool parse_host_list(const std::string& text, std::vector<HostSlots>* out, std::string* error);
 

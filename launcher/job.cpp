@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +28,7 @@
 #include "launcher/remote_nodes.hpp"
 #include "launcher/session_dir.hpp"
 #include "launcher/spawn.hpp"
+#include "launcher/wakeup.hpp"
 
 extern char** environ;
 
@@ -38,21 +38,6 @@ namespace {
 constexpr double kKillGraceS = 0.5;    // SIGTERM, then SIGKILL after this long
 constexpr double kDrainS = 1.0;        // output still open this long after all ranks ended is dropped
 constexpr double kNodeReportS = 5.0;   // how long an ending job waits for other nodes' reports
-
-int g_wake_fd = -1;  // write end of the self-pipe, for the signal handler
-
-void on_signal(int sig) {
-  const char byte = char(sig);
-  const int saved = errno;
-  (void)!write(g_wake_fd, &byte, 1);
-  errno = saved;
-}
-
-double now_s() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
 
 std::string this_host() {
   char host[256] = {};
@@ -188,14 +173,7 @@ std::string Job::plan() {
 
 std::string Job::start() {
   if (std::string e = plan(); !e.empty()) return e;
-  if (pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) return std::string("pipe: ") + std::strerror(errno);
-  g_wake_fd = wake_[1];
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGUSR1}) sigaction(sig, &sa, nullptr);
-  signal(SIGPIPE, SIG_IGN);
+  if (std::string e = open_wakeup(wake_, {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGUSR1}); !e.empty()) return e;
 
   std::vector<int> others;
   for (size_t n = 0; n < spec_.nodes.size(); ++n)

@@ -11,7 +11,6 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,6 +20,7 @@
 
 #include "launcher/exit_report.hpp"
 #include "launcher/sha256.hpp"
+#include "launcher/wakeup.hpp"
 
 namespace weft::launcher {
 namespace {
@@ -28,12 +28,6 @@ namespace {
 constexpr double kConnectTimeoutS = 30;  // a weftd that has not connected back by then is lost
 constexpr double kHelloTimeoutS = 10;    // a connection that has not proved the secret by then
 constexpr size_t kErrTail = 4096;        // how much of an agent's stderr is kept for messages
-
-double now_s() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
 
 std::string random_hex(size_t bytes) {
   std::string raw(bytes, '\0');
