@@ -107,7 +107,7 @@ std::string NodeJob::start() {
       !e.empty())
     return e;
   if (std::string e = server_.register_job(spec_, node_); !e.empty()) return e;
-  std::string e = ranks_.start(spec_, node_, &server_, false);
+  std::string e = ranks_.start(spec_, node_, &server_, spec_.node_of_rank[0] == node_);
   for (int r : spec_.ranks_on(node_)) {
     if (ranks_.pid_of(r) > 0) send(MsgType::kStarted, BodyWriter().i32(r).i32(ranks_.pid_of(r)).bytes());
   }
@@ -135,6 +135,9 @@ void NodeJob::on_messages(const std::vector<Message>& messages) {
       stop_ranks(r.i32());
     } else if (m.type == MsgType::kShutdown) {
       finished_ = true;
+    } else if (m.type == MsgType::kStdin) {
+      if (m.body.empty()) ranks_.end_stdin();
+      else ranks_.give_stdin(m.body.data(), m.body.size());
     }
   }
 }

@@ -84,7 +84,6 @@ class Job final : public RemoteNodes::Events {
   void rank_ended(int rank, int wait_status);
   void forward(int rank, int stream, const char* data, size_t len);
   void handle_wakeup();
-  void pump_stdin();
   void request_state(bool then_end);
   void print_state();
   bool valid(int rank) const { return rank >= 0 && size_t(rank) < ranks_.size(); }
@@ -116,7 +115,6 @@ class Job final : public RemoteNodes::Events {
   double kill_at_ = 0;             // when SIGKILL follows SIGTERM
   double give_up_at_ = 0;          // when an ending job stops waiting for other nodes
   bool killed_ = false;
-  std::string stdin_pending_;
   bool stdin_open_ = true;
   // The hang report asked of the ranks: its answers so far, when it is printed, and whether
   // the job ends after it (--timeout) or goes on (SIGUSR1).
@@ -296,29 +294,6 @@ void Job::print_state() {
   report_due_ = 0;
 }
 
-void Job::pump_stdin() {
-  int* in = local_.stdin_fd();
-  if (in == nullptr || *in < 0) {
-    stdin_pending_.clear();
-    return;
-  }
-  while (!stdin_pending_.empty()) {
-    const ssize_t n = write(*in, stdin_pending_.data(), stdin_pending_.size());
-    if (n <= 0) {
-      if (n < 0 && errno == EAGAIN) return;
-      close(*in);  // rank 0 closed its stdin
-      *in = -1;
-      stdin_pending_.clear();
-      return;
-    }
-    stdin_pending_.erase(0, size_t(n));
-  }
-  if (!stdin_open_) {
-    close(*in);
-    *in = -1;
-  }
-}
-
 void Job::loop() {
   const double deadline = options_.timeout_s > 0 ? now_s() + options_.timeout_s : 0;
   double drain_until = 0;
@@ -354,10 +329,12 @@ void Job::loop() {
     }
 
     std::vector<pollfd> fds{{wake_[0], POLLIN, 0}};
-    int* in = local_.stdin_fd();
-    const bool read_stdin = stdin_open_ && stdin_pending_.empty() && in != nullptr && *in >= 0;
+    // weftrun's stdin goes to rank 0, here or through its node's weftd, a piece at a time.
+    const bool rank0_here = spec_.node_of_rank[0] == local_node_;
+    const bool read_stdin =
+        stdin_open_ && (rank0_here ? local_.stdin_open() && !local_.stdin_backlog()
+                                   : remote_.stdin_room());
     if (read_stdin) fds.push_back({STDIN_FILENO, POLLIN, 0});
-    if (!stdin_pending_.empty() && in != nullptr && *in >= 0) fds.push_back({*in, POLLOUT, 0});
     local_.watch(&fds);
     remote_.watch(&fds);
 
@@ -370,14 +347,18 @@ void Job::loop() {
     if (poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
 
     for (const pollfd& p : fds) {
-      if (p.fd == STDIN_FILENO && read_stdin && p.revents != 0) {
-        char buf[65536];
-        const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
-        if (n > 0) stdin_pending_.assign(buf, size_t(n));
-        else if (n == 0 || errno != EINTR) stdin_open_ = false;
+      if (p.fd != STDIN_FILENO || !read_stdin || p.revents == 0) continue;
+      char buf[65536];
+      const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) stdin_open_ = false;
+      if (rank0_here) {
+        if (n > 0) local_.give_stdin(buf, size_t(n));
+        else local_.end_stdin();
+      } else {
+        remote_.send_stdin(std::string(buf, n > 0 ? size_t(n) : 0));
       }
     }
-    pump_stdin();
     local_.handle(fds, output);
     remote_.handle(this);
     handle_wakeup();

@@ -65,12 +65,14 @@ void LocalRanks::watch(std::vector<pollfd>* fds) const {
   for (const Rank& r : ranks_) {
     if (r.proc.out_fd >= 0) fds->push_back({r.proc.out_fd, POLLIN, 0});
     if (r.proc.err_fd >= 0) fds->push_back({r.proc.err_fd, POLLIN, 0});
+    if (r.proc.in_fd >= 0 && !stdin_pending_.empty()) fds->push_back({r.proc.in_fd, POLLOUT, 0});
   }
 }
 
 void LocalRanks::handle(const std::vector<pollfd>& fds, const OutputFn& output) {
+  pump_stdin();
   for (const pollfd& p : fds) {
-    if (p.revents == 0) continue;
+    if (p.revents == 0 || (p.events & POLLIN) == 0) continue;
     for (Rank& r : ranks_) {
       int* fd = p.fd == r.proc.out_fd ? &r.proc.out_fd : p.fd == r.proc.err_fd ? &r.proc.err_fd
                                                                                 : nullptr;
@@ -134,6 +136,41 @@ int* LocalRanks::stdin_fd() {
   for (Rank& r : ranks_)
     if (r.rank == 0) return &r.proc.in_fd;
   return nullptr;
+}
+
+bool LocalRanks::stdin_open() const {
+  for (const Rank& r : ranks_)
+    if (r.rank == 0) return r.proc.in_fd >= 0;
+  return false;
+}
+
+void LocalRanks::give_stdin(const char* data, size_t len) {
+  stdin_pending_.append(data, len);
+  pump_stdin();
+}
+
+void LocalRanks::end_stdin() {
+  stdin_ended_ = true;
+  pump_stdin();
+}
+
+void LocalRanks::pump_stdin() {
+  int* in = stdin_fd();
+  if (in == nullptr || *in < 0) {
+    stdin_pending_.clear();
+    return;
+  }
+  while (!stdin_pending_.empty()) {
+    const ssize_t n = write(*in, stdin_pending_.data(), stdin_pending_.size());
+    if (n <= 0) {
+      if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+      close_fd(in);  // rank 0 closed its stdin
+      stdin_pending_.clear();
+      return;
+    }
+    stdin_pending_.erase(0, size_t(n));
+  }
+  if (stdin_ended_) close_fd(in);
 }
 
 }  // namespace weft::launcher

@@ -38,10 +38,17 @@ class LocalRanks {
   bool output_open() const;
   bool empty() const { return ranks_.empty(); }
   pid_t pid_of(int rank) const;
-  // rank 0's stdin pipe (non-blocking), or -1.
-  int* stdin_fd();
+
+  // Rank 0's stdin, when it runs here with a pipe: bytes to pass on (written as the pipe takes
+  // them, from handle()), and the end of the input (the pipe is closed once all is written).
+  bool stdin_open() const;
+  bool stdin_backlog() const { return !stdin_pending_.empty(); }
+  void give_stdin(const char* data, size_t len);
+  void end_stdin();
 
  private:
+  void pump_stdin();
+  int* stdin_fd();
   struct Rank {
     int rank = -1;
     RankProcess proc;
@@ -49,6 +56,8 @@ class LocalRanks {
   };
   std::vector<Rank> ranks_;
   pid_t pgid_ = 0;
+  std::string stdin_pending_;
+  bool stdin_ended_ = false;
 };
 
 }  // namespace weft::launcher

@@ -117,6 +117,7 @@ std::string RemoteNodes::start(const JobSpec& spec, const std::vector<int>& node
                                const std::string& agent, const std::string& address) {
   secret_ = random_hex(32);
   job_body_ = encode_job_spec(spec);
+  rank0_node_ = spec.node_of_rank[0];
   std::string host = address.substr(0, address.find(':'));
   int port = 0;
   if (address.find(':') != std::string::npos) port = std::atoi(address.c_str() + address.find(':') + 1);
@@ -356,6 +357,21 @@ void RemoteNodes::send_fence(uint32_t fence, const std::string& all_blobs) {
   for (auto& node : nodes_) {
     if (!node->channel) continue;
     node->channel->send(MsgType::kFenceDown, body);
+    node->channel->flush();
+  }
+}
+
+bool RemoteNodes::stdin_room() const {
+  constexpr size_t kStdinQueued = 1 << 20;  // bytes waiting for the daemon before reading stops
+  for (const auto& node : nodes_)
+    if (node->index == rank0_node_) return node->channel && node->channel->queued() < kStdinQueued;
+  return false;
+}
+
+void RemoteNodes::send_stdin(const std::string& bytes) {
+  for (auto& node : nodes_) {
+    if (node->index != rank0_node_ || !node->channel) continue;
+    node->channel->send(MsgType::kStdin, bytes);
     node->channel->flush();
   }
 }

@@ -41,6 +41,10 @@ class RemoteNodes {
   void watch(std::vector<pollfd>* fds) const;
   void handle(Events* events);
   void send_fence(uint32_t fence, const std::string& all_blobs);
+  // weftrun's stdin for rank 0 on another host: whether more may be queued now (its daemon is
+  // connected and has less than a bound waiting), and a piece of it (empty: the end).
+  bool stdin_room() const;
+  void send_stdin(const std::string& bytes);
   void signal_ranks(int sig);
   // Every daemon has reported its ranks done, or has failed.
   bool all_done() const;
@@ -57,6 +61,7 @@ class RemoteNodes {
 
   std::string secret_;
   std::string job_body_;
+  int rank0_node_ = -1;
   int listen_fd_ = -1;
   std::string address_;  // as told to the daemons
   double connect_deadline_ = 0;

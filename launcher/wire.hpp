@@ -22,6 +22,7 @@ enum class MsgType : uint8_t {
   kDone,           // weftd → weftrun: every local rank has ended and its output is drained
   kShutdown,       // weftrun → weftd: the job is over everywhere; finalize and exit
   kError,          // weftd → weftrun: text of a failure before or while starting ranks
+  kStdin,          // weftrun → weftd: bytes of weftrun's stdin for rank 0; empty: end of input
 };
 
 struct Message {
@@ -65,6 +66,7 @@ class Channel {
   // Writes queued bytes while the socket takes them; false when the connection failed.
   bool flush();
   bool wants_write() const { return !out_.empty(); }
+  size_t queued() const { return out_.size(); }
   // Reads what has arrived and appends every whole message; false at end of stream or error (or
   // a frame larger than kMaxFrame). Messages read before that are still appended.
   bool receive(std::vector<Message>* out);

@@ -103,6 +103,13 @@ case $case in
     grep -qE '^weftrun:   rank 3 on h2: in MPI_Recv\(source=0, tag=7, 4 bytes\) on MPI_COMM_WORLD$' "$err" ||
       fail "rank 3 on h2 not reported"
     grep -qE '^weftrun: likely culprit: rank 3 on h2' "$err" || fail "no culprit named" ;;
+  stdin)  # rank 0 on another host than weftrun's still gets weftrun's stdin, all of it
+    "$hosts" up "$prefix" 2 "$subnet"
+    seq 1 20000 | timeout -s KILL 60 "$hosts" run "$prefix" h1 "$bin/weftrun" --launch-agent "$agent" \
+      -l --host h2:1,h1:1 "$bin/failing_rank" stdin >"$out" 2>"$err"
+    rc=$?
+    expect 0
+    grep -q '^\[0\] rank 0 read 20000 lines$' "$out" || fail "rank 0 on h2 did not get stdin" ;;
   unreachable)  # a host that cannot be reached: the agent's own error, one line, no hang
     "$hosts" up "$prefix" 1 "$subnet"
     weftrun -n 2 --host h1:1,h9:1 "$bin/hosts_check"
