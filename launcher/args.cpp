@@ -223,6 +223,12 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
         if (!value_of(arg, "--launch-agent", &value)) return false;
         o.launch_agent = value;
         o.agent_given = true;
+      } else if (is("--fanout")) {
+        if (!value_of(arg, "--fanout", &value)) return false;
+        if (!parse_count(value, &o.fanout)) {
+          *error = "invalid --fanout '" + value + "' (want an integer >= 1)";
+          return false;
+        }
       } else if (is("--launcher-address")) {
         if (!value_of(arg, "--launcher-address", &value)) return false;
         o.launcher_address = value;
@@ -308,6 +314,8 @@ std::string usage_text() {
          "  --launch-agent CMD how weftd starts on other hosts; {host} is replaced\n"
          "                     (default: ssh -x -o BatchMode=yes -o ConnectTimeout=10 {host})\n"
          "  --launcher-address ADDR[:PORT]  where the daemons connect back to (default: found)\n"
+         "  --fanout K         each launcher starts at most K daemons; more hosts start as a\n"
+         "                     tree, in log_K(hosts) steps (default 32)\n"
          "  --report-state PID the weftrun with this pid prints what each rank is blocked in\n"
          "                     (as SIGUSR1 to it does; --timeout prints it before ending)\n"
          "  -h, --help         this text;  --version  Weft's version\n";

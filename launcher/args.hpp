@@ -33,6 +33,7 @@ struct LaunchOptions {
   MapBy map_by = MapBy::kSlot;
   int per_node = 0;
   std::string launch_agent = "ssh -x -o BatchMode=yes -o ConnectTimeout=10 {host}";
+  int fanout = 32;  // --fanout: daemons each launcher starts (a tree beyond that many hosts)
   bool nranks_given = false;  // -n for the first (or only) app context
   bool agent_given = false;
   std::string launcher_address;  // ADDR[:PORT] the daemons connect back to ("" = found)

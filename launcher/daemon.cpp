@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,6 +17,8 @@
 #include <filesystem>
 #include <map>
 
+#include "launcher/agent.hpp"
+#include "launcher/exit_report.hpp"
 #include "launcher/local_ranks.hpp"
 #include "launcher/pmix_server.hpp"
 #include "launcher/session_dir.hpp"
@@ -74,11 +77,16 @@ int connect_to(const std::string& address, std::string* error) {
 // The node's job once connected: ranks, PMIx server, relaying.
 class NodeJob {
  public:
-  NodeJob(Channel* channel, JobSpec spec, int node)
-      : channel_(channel), spec_(std::move(spec)), node_(node) {}
-  int run();
+  NodeJob(Channel* channel, JobSpec spec, int node, std::string connect, std::string secret)
+      : channel_(channel), spec_(std::move(spec)), node_(node), connect_(std::move(connect)),
+        secret_(std::move(secret)) {}
+  // `early`: messages that came with the job (stdin for rank 0, say), handled once started.
+  int run(const std::vector<Message>& early);
 
  private:
+  void start_children();
+  void watch_children();
+  void wait_children();
   std::string start();
   void loop();
   void on_messages(const std::vector<Message>& messages);
@@ -88,6 +96,9 @@ class NodeJob {
   Channel* channel_;
   JobSpec spec_;
   int node_;
+  std::string connect_, secret_;
+  // The daemons this one starts in the start-up tree, by node.
+  std::vector<std::pair<int, std::unique_ptr<Agent>>> children_;
   std::string tmpdir_;
   int wake_[2] = {-1, -1};
   PmixServer server_;
@@ -99,7 +110,56 @@ class NodeJob {
   bool done_sent_ = false;
 };
 
+void NodeJob::start_children() {
+  for (int child : spec_.tree_children(node_)) {
+    auto agent = std::make_unique<Agent>();
+    const std::string host = spec_.nodes[size_t(child)];
+    const std::string e = agent->start(spec_.launch_agent, host,
+                                       "--connect " + connect_ + " --node " + std::to_string(child),
+                                       secret_);
+    if (!e.empty()) {
+      send(MsgType::kNodeFailed, BodyWriter().i32(child).str("host " + host + ": " + e).bytes());
+      continue;
+    }
+    children_.emplace_back(child, std::move(agent));
+  }
+}
+
+// A child's agent that ends badly before its daemon connected is a start failure; weftrun,
+// which knows whether the daemon connected, decides.
+void NodeJob::watch_children() {
+  for (auto& [child, agent] : children_) {
+    agent->read_err();
+    int status = 0;
+    if (!agent->reap(&status) || (WIFEXITED(status) && WEXITSTATUS(status) == 0)) continue;
+    const std::string said = agent->last_line();
+    send(MsgType::kNodeFailed,
+         BodyWriter()
+             .i32(child)
+             .str("host " + spec_.nodes[size_t(child)] + ": could not start weftd (" +
+                  (said.empty() ? "the launch agent " + describe_status(status) : said) + ")")
+             .bytes());
+  }
+}
+
+// Before exiting: children's agents (an ssh each) end when their daemons do; a parent that left
+// first would cut its children's sessions while they clean up.
+void NodeJob::wait_children() {
+  const double deadline = now_s() + 5.0;
+  for (auto& [child, agent] : children_) {
+    int status = 0;
+    while (agent->running() && !agent->reap(&status)) {
+      if (now_s() > deadline) {
+        agent->kill_group();
+        break;
+      }
+      usleep(10000);
+    }
+  }
+}
+
 std::string NodeJob::start() {
+  start_children();
   remove_stale_session_dirs(temp_base());
   if (std::string e = create_session_dir(temp_base(), &tmpdir_); !e.empty()) return e;
   if (std::string e = open_wakeup(wake_, {SIGCHLD, SIGINT, SIGTERM, SIGHUP}); !e.empty()) return e;
@@ -165,6 +225,8 @@ void NodeJob::loop() {
     std::vector<pollfd> fds{{wake_[0], POLLIN, 0},
                             {channel_->fd(), short(POLLIN | (channel_->wants_write() ? POLLOUT : 0)), 0}};
     ranks_.watch(&fds);
+    for (const auto& child : children_)
+      if (child.second->err_fd() >= 0) fds.push_back({child.second->err_fd(), POLLIN, 0});
     if (poll(fds.data(), fds.size(), 100) < 0 && errno != EINTR) break;
     char bytes[64];
     ssize_t n;
@@ -177,6 +239,7 @@ void NodeJob::loop() {
       }
     }
     ranks_.handle(fds, output);
+    watch_children();
     ranks_.reap([this](int rank, pid_t, int status) {
       send(MsgType::kExit, BodyWriter().i32(rank).i32(status).bytes());
     });
@@ -196,8 +259,9 @@ void NodeJob::loop() {
   }
 }
 
-int NodeJob::run() {
+int NodeJob::run(const std::vector<Message>& early) {
   std::string error = start();
+  if (error.empty()) on_messages(early);
   if (!error.empty()) {
     std::fprintf(stderr, "weftd: %s\n", error.c_str());
     send(MsgType::kError, BodyWriter().str(error).bytes());
@@ -214,6 +278,7 @@ int NodeJob::run() {
     }
   }
   channel_->flush_blocking(2000);
+  wait_children();
   server_.stop();
   if (!tmpdir_.empty()) {
     std::error_code ignored;
@@ -277,8 +342,8 @@ int run_daemon(const DaemonOptions& options) {
                  options.connect.c_str());
     return 1;
   }
-  NodeJob job(&channel, std::move(spec), options.node);
-  const int code = job.run();
+  NodeJob job(&channel, std::move(spec), options.node, options.connect, secret);
+  const int code = job.run(std::vector<Message>(messages.begin() + 1, messages.end()));
   close(fd);
   return code;
 }

@@ -82,6 +82,8 @@ class Job final : public RemoteNodes::Events {
   void loop();
   void end_job(const std::string& why, int code);
   void rank_ended(int rank, int wait_status);
+  // The ranks of `node` will never report: counted as ended.
+  void mark_node_ended(int node);
   void forward(int rank, int stream, const char* data, size_t len);
   void handle_wakeup();
   void request_state(bool then_end);
@@ -159,6 +161,9 @@ std::string Job::plan() {
   spec_.env = to_strings(env);
   spec_.tag_output = options_.tag_output;
   spec_.binding = int(options_.binding);
+  spec_.launch_agent = options_.launch_agent;
+  spec_.fanout = options_.fanout;
+  spec_.launcher_node = local_node_;
   ranks_.resize(size_t(spec_.nranks()));
   for (size_t r = 0; r < ranks_.size(); ++r) {
     const std::string prefix = options_.tag_output ? "[" + std::to_string(r) + "] " : "";
@@ -173,14 +178,8 @@ std::string Job::start() {
   if (std::string e = plan(); !e.empty()) return e;
   if (std::string e = open_wakeup(wake_, {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGUSR1}); !e.empty()) return e;
 
-  std::vector<int> others;
-  for (size_t n = 0; n < spec_.nodes.size(); ++n)
-    if (int(n) != local_node_) others.push_back(int(n));
-  if (!others.empty()) {
-    if (std::string e = remote_.start(spec_, others, options_.launch_agent,
-                                      options_.launcher_address);
-        !e.empty())
-      return e;
+  if (spec_.nodes.size() > 1 || local_node_ < 0) {
+    if (std::string e = remote_.start(spec_, options_.launcher_address); !e.empty()) return e;
   }
   if (local_node_ < 0) return {};
   // Launchers killed with SIGKILL could not remove their session directories: do it for them.
@@ -203,6 +202,7 @@ void Job::end_job(const std::string& why, int code) {
   std::fflush(stderr);
   local_.signal_all(SIGTERM);
   remote_.signal_ranks(SIGTERM);
+  for (int node : remote_.stop_accepting()) mark_node_ended(node);
   kill_at_ = now_s() + kKillGraceS;
   give_up_at_ = now_s() + kNodeReportS;
 }
@@ -236,12 +236,16 @@ void Job::fence_arrived(int node, uint32_t fence, const std::string& blob) {
   fences_.erase(fence);
 }
 
-void Job::node_failed(int node, const std::string& why) {
+void Job::mark_node_ended(int node) {
   for (size_t r = 0; r < ranks_.size(); ++r) {
     if (spec_.node_of_rank[r] != node || ranks_[r].ended) continue;
     ranks_[r].ended = true;
     ++ended_;
   }
+}
+
+void Job::node_failed(int node, const std::string& why) {
+  mark_node_ended(node);
   end_job(why + "; ending the job", 1);
 }
 

@@ -1,6 +1,8 @@
 // JobSpec queries and its encoding on the weftrun ↔ weftd wire.
 #include "launcher/job_spec.hpp"
 
+#include <algorithm>
+
 #include "launcher/wire.hpp"
 
 namespace weft::launcher {
@@ -27,6 +29,23 @@ int JobSpec::local_rank_of(int rank) const {
   return local;
 }
 
+std::vector<int> JobSpec::tree_children(int node) const {
+  std::vector<int> daemons;  // the nodes with a weftd, in order
+  for (int n = 0; n < int(nodes.size()); ++n)
+    if (n != launcher_node) daemons.push_back(n);
+  const size_t k = fanout > 0 ? size_t(fanout) : daemons.size();
+  // weftrun starts positions [0, k); the daemon at position p starts [(p + 1)k, (p + 2)k).
+  size_t first = 0;
+  if (node >= 0) {
+    const auto at = std::find(daemons.begin(), daemons.end(), node);
+    if (at == daemons.end()) return {};
+    first = (size_t(at - daemons.begin()) + 1) * k;
+  }
+  std::vector<int> children;
+  for (size_t p = first; p < first + k && p < daemons.size(); ++p) children.push_back(daemons[p]);
+  return children;
+}
+
 std::string encode_job_spec(const JobSpec& spec) {
   BodyWriter w;
   w.str(spec.nspace).strings(spec.nodes).u32(uint32_t(spec.node_of_rank.size()));
@@ -38,6 +57,7 @@ std::string encode_job_spec(const JobSpec& spec) {
     w.i32(app.nranks).strings(app.argv).str(app.wdir).strings(env);
   }
   w.strings(spec.env).u32(spec.tag_output ? 1 : 0).i32(spec.binding);
+  w.str(spec.launch_agent).i32(spec.fanout).i32(spec.launcher_node);
   return w.bytes();
 }
 
@@ -63,6 +83,9 @@ bool decode_job_spec(const std::string& body, JobSpec* out) {
   spec.env = r.strings();
   spec.tag_output = r.u32() != 0;
   spec.binding = r.i32();
+  spec.launch_agent = r.str();
+  spec.fanout = r.i32();
+  spec.launcher_node = r.i32();
   if (!r.ok()) return false;
   for (int n : spec.node_of_rank)
     if (n < 0 || size_t(n) >= spec.nodes.size()) return false;

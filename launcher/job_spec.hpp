@@ -17,6 +17,11 @@ struct JobSpec {
   std::vector<std::string> env;     // "NAME=value": the environment common to every rank
   bool tag_output = false;
   int binding = 0;                  // a launcher::Binding
+  // Starting the daemons: the launch agent, the fan-out of the start-up tree (0: weftrun starts
+  // every daemon itself), and the node weftrun runs ranks on (-1: none).
+  std::string launch_agent;
+  int fanout = 0;
+  int launcher_node = -1;
 
   int nranks() const { return int(node_of_rank.size()); }
   // The app context of `rank`.
@@ -24,6 +29,9 @@ struct JobSpec {
   // Ranks on `node`, in order, and `rank`'s index among them.
   std::vector<int> ranks_on(int node) const;
   int local_rank_of(int rank) const;
+  // The daemons that `node` starts (-1: weftrun): a tree of `fanout` children each over the
+  // nodes other than launcher_node, in order, so that start-up takes log(hosts) agent steps.
+  std::vector<int> tree_children(int node) const;
 };
 
 std::string encode_job_spec(const JobSpec& spec);

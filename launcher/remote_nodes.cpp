@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "launcher/agent.hpp"
 #include "launcher/exit_report.hpp"
 #include "launcher/sha256.hpp"
 #include "launcher/wakeup.hpp"
@@ -27,7 +28,6 @@ namespace {
 
 constexpr double kConnectTimeoutS = 30;  // a weftd that has not connected back by then is lost
 constexpr double kHelloTimeoutS = 10;    // a connection that has not proved the secret by then
-constexpr size_t kErrTail = 4096;        // how much of an agent's stderr is kept for messages
 
 std::string random_hex(size_t bytes) {
   std::string raw(bytes, '\0');
@@ -62,59 +62,27 @@ std::string find_address() {
   return found;
 }
 
-std::string shell_quote(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The last non-empty line of `text`.
-std::string last_line(const std::string& text) {
-  size_t end = text.find_last_not_of("\r\n");
-  if (end == std::string::npos) return {};
-  const size_t start = text.rfind('\n', end);
-  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
-}
-
-std::string weftd_path() {
-  char self[4096] = {};
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string path = n > 0 ? std::string(self, size_t(n)) : std::string("weftrun");
-  const size_t slash = path.rfind('/');
-  return (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "weftd";
-}
-
 }  // namespace
 
 struct RemoteNodes::Node {
   int index = -1;
   std::string name;
-  pid_t agent = -1;
-  int agent_err = -1;
-  std::string err_tail;
+  std::unique_ptr<Agent> agent;  // for the daemons weftrun starts itself (its tree children)
   std::unique_ptr<Channel> channel;
   bool done = false;
   bool failed = false;
-  int agent_status = -1;  // set once reaped
 };
 
 RemoteNodes::RemoteNodes() = default;
 
 RemoteNodes::~RemoteNodes() {
-  for (auto& node : nodes_) {
-    if (node->agent > 0 && node->agent_status < 0) {
-      kill(node->agent, SIGKILL);
-      waitpid(node->agent, nullptr, 0);
-    }
-    if (node->agent_err >= 0) close(node->agent_err);
+  for (auto& node : nodes_)
     if (node->channel) close(node->channel->fd());
-  }
   for (Pending& p : pending_) close(p.channel->fd());
   if (listen_fd_ >= 0) close(listen_fd_);
 }
 
-std::string RemoteNodes::start(const JobSpec& spec, const std::vector<int>& nodes,
-                               const std::string& agent, const std::string& address) {
+std::string RemoteNodes::start(const JobSpec& spec, const std::string& address) {
   secret_ = random_hex(32);
   job_body_ = encode_job_spec(spec);
   rank0_node_ = spec.node_of_rank[0];
@@ -132,62 +100,43 @@ std::string RemoteNodes::start(const JobSpec& spec, const std::vector<int>& node
   addr.sin_port = htons(uint16_t(port));
   addr.sin_addr.s_addr = htonl(INADDR_ANY);
   if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      listen(listen_fd_, 128) != 0)
+      listen(listen_fd_, 1024) != 0)
     return "cannot listen on port " + std::to_string(port) + ": " + std::strerror(errno);
   socklen_t len = sizeof addr;
   getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
   address_ = host + ":" + std::to_string(ntohs(addr.sin_port));
   connect_deadline_ = now_s() + kConnectTimeoutS;
 
-  const std::string weftd = weftd_path();
-  for (int index : nodes) {
+  // Every other node's daemon connects here; weftrun starts the first level of the start-up
+  // tree, each daemon the next (see JobSpec::tree_children).
+  for (int index = 0; index < int(spec.nodes.size()); ++index) {
+    if (index == spec.launcher_node) continue;
     auto node = std::make_unique<Node>();
     node->index = index;
     node->name = spec.nodes[size_t(index)];
-    std::string command = agent;
-    const size_t at = command.find("{host}");
-    if (at == std::string::npos) command += " " + shell_quote(node->name);
-    for (size_t p = command.find("{host}"); p != std::string::npos; p = command.find("{host}", p))
-      command.replace(p, 6, node->name);
-    command += " " + shell_quote(weftd) + " --connect " + address_ + " --node " +
-               std::to_string(index);
-    int in[2], err[2];
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
-      return std::string("pipe: ") + std::strerror(errno);
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
-    if (pid < 0) return std::string("fork: ") + std::strerror(errno);
-    if (pid == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(127);
-      setpgid(0, 0);
-      signal(SIGPIPE, SIG_DFL);
-      const int devnull = open("/dev/null", O_WRONLY);
-      dup2(in[0], STDIN_FILENO);
-      dup2(devnull, STDOUT_FILENO);
-      dup2(err[1], STDERR_FILENO);
-      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(in[0]);
-    close(err[1]);
-    // The secret goes to weftd through the agent's stdin only.
-    const std::string line = secret_ + "\n";
-    (void)!write(in[1], line.data(), line.size());
-    close(in[1]);
-    fcntl(err[0], F_SETFL, O_NONBLOCK);
-    node->agent = pid;
-    node->agent_err = err[0];
     nodes_.push_back(std::move(node));
   }
+  for (int index : spec.tree_children(-1)) {
+    Node& node = *nodes_[size_t(std::find_if(nodes_.begin(), nodes_.end(), [&](const auto& n) {
+                                  return n->index == index;
+                                }) - nodes_.begin())];
+    node.agent = std::make_unique<Agent>();
+    if (std::string e = node.agent->start(spec.launch_agent, node.name, daemon_args(index), secret_);
+        !e.empty())
+      return "host " + node.name + ": " + e;
+  }
   return {};
+}
+
+std::string RemoteNodes::daemon_args(int node) const {
+  return "--connect " + address_ + " --node " + std::to_string(node);
 }
 
 void RemoteNodes::watch(std::vector<pollfd>* fds) const {
   if (listen_fd_ >= 0) fds->push_back({listen_fd_, POLLIN, 0});
   for (const Pending& p : pending_) fds->push_back({p.channel->fd(), POLLIN, 0});
   for (const auto& node : nodes_) {
-    if (node->agent_err >= 0) fds->push_back({node->agent_err, POLLIN, 0});
+    if (node->agent && node->agent->err_fd() >= 0) fds->push_back({node->agent->err_fd(), POLLIN, 0});
     if (node->channel)
       fds->push_back({node->channel->fd(),
                       short(POLLIN | (node->channel->wants_write() ? POLLOUT : 0)), 0});
@@ -281,6 +230,13 @@ void RemoteNodes::node_messages(Node& node, const std::vector<Message>& messages
       case MsgType::kError:
         fail(node, "host " + node.name + ": " + r.str(), events);
         break;
+      case MsgType::kNodeFailed: {  // a daemon could not start one of its tree children
+        const int child = r.i32();
+        const std::string why = r.str();
+        for (auto& n : nodes_)
+          if (r.ok() && n->index == child && !n->channel) fail(*n, why, events);
+        break;
+      }
       default:
         break;
     }
@@ -290,7 +246,7 @@ void RemoteNodes::node_messages(Node& node, const std::vector<Message>& messages
 void RemoteNodes::fail(Node& node, const std::string& why, Events* events) {
   if (node.failed || node.done) return;
   node.failed = true;
-  if (node.agent > 0 && node.agent_status < 0) kill(-node.agent, SIGKILL);
+  if (node.agent) node.agent->kill_group();
   events->node_failed(node.index, why);
 }
 
@@ -304,18 +260,7 @@ void RemoteNodes::handle(Events* events) {
   }
   for (auto& n : nodes_) {
     Node& node = *n;
-    if (node.agent_err >= 0) {
-      char buf[4096];
-      ssize_t got;
-      while ((got = read(node.agent_err, buf, sizeof buf)) > 0) {
-        node.err_tail.append(buf, size_t(got));
-        if (node.err_tail.size() > kErrTail) node.err_tail.erase(0, node.err_tail.size() - kErrTail);
-      }
-      if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
-        close(node.agent_err);
-        node.agent_err = -1;
-      }
-    }
+    if (node.agent) node.agent->read_err();
     if (node.channel) {
       std::vector<Message> messages;
       const bool open = node.channel->receive(&messages) && node.channel->flush();
@@ -325,24 +270,19 @@ void RemoteNodes::handle(Events* events) {
         node.channel.reset();
         if (!node.done) {
           fail(node, "host " + node.name + ": lost the connection to its weftd (" +
-                         (last_line(node.err_tail).empty() ? "it exited or was killed"
-                                                           : last_line(node.err_tail)) + ")",
+                         (node.agent && !node.agent->last_line().empty()
+                              ? node.agent->last_line()
+                              : std::string("it exited or was killed")) + ")",
                events);
         }
       }
     }
-    if (node.agent > 0 && node.agent_status < 0) {
-      int status = 0;
-      if (waitpid(node.agent, &status, WNOHANG) == node.agent) {
-        node.agent_status = status;
-        if (!node.channel && !node.done) {
-          const std::string said = last_line(node.err_tail);
-          fail(node, "host " + node.name + ": could not start weftd (" +
-                         (said.empty() ? "the launch agent " + describe_status(status) : said) +
-                         ")",
-               events);
-        }
-      }
+    int status = 0;
+    if (node.agent && node.agent->reap(&status) && !node.channel && !node.done) {
+      const std::string said = node.agent->last_line();
+      fail(node, "host " + node.name + ": could not start weftd (" +
+                     (said.empty() ? "the launch agent " + describe_status(status) : said) + ")",
+           events);
     }
     if (!node.channel && !node.done && !node.failed && now > connect_deadline_) {
       fail(node, "host " + node.name + ": weftd did not connect back to " + address_ + " within " +
@@ -385,6 +325,21 @@ void RemoteNodes::signal_ranks(int sig) {
   }
 }
 
+std::vector<int> RemoteNodes::stop_accepting() {
+  if (listen_fd_ >= 0) close(listen_fd_);
+  listen_fd_ = -1;
+  for (Pending& p : pending_) close(p.channel->fd());
+  pending_.clear();
+  std::vector<int> given_up;
+  for (auto& node : nodes_) {
+    if (node->channel || node->done || node->failed) continue;
+    node->failed = true;  // nothing of it runs: no line about it
+    if (node->agent) node->agent->kill_group();
+    given_up.push_back(node->index);
+  }
+  return given_up;
+}
+
 bool RemoteNodes::all_done() const {
   for (const auto& node : nodes_)
     if (!node->done && !node->failed) return false;
@@ -399,17 +354,13 @@ void RemoteNodes::shutdown(double timeout_s) {
   }
   const double deadline = now_s() + timeout_s;
   for (auto& node : nodes_) {
-    while (node->agent > 0 && node->agent_status < 0) {
-      int status = 0;
-      if (waitpid(node->agent, &status, WNOHANG) == node->agent) {
-        node->agent_status = status;
-      } else if (now_s() > deadline) {
-        kill(-node->agent, SIGKILL);
-        waitpid(node->agent, &status, 0);
-        node->agent_status = status;
-      } else {
-        usleep(10000);
+    int status = 0;
+    while (node->agent && node->agent->running() && !node->agent->reap(&status)) {
+      if (now_s() > deadline) {
+        node->agent->kill_group();
+        break;
       }
+      usleep(10000);
     }
   }
 }

@@ -34,10 +34,10 @@ class RemoteNodes {
 
   RemoteNodes();
   ~RemoteNodes();
-  // Listens, then starts weftd on each node of `nodes` (indices into spec.nodes) with `agent`
-  // ({host} replaced, else the host appended). `address` is ADDR[:PORT] or "" to find one.
-  std::string start(const JobSpec& spec, const std::vector<int>& nodes, const std::string& agent,
-                    const std::string& address);
+  // Listens, then starts weftd through spec.launch_agent on the first level of the start-up
+  // tree; every node but spec.launcher_node is expected to connect. `address` is ADDR[:PORT]
+  // or "" to find one.
+  std::string start(const JobSpec& spec, const std::string& address);
   void watch(std::vector<pollfd>* fds) const;
   void handle(Events* events);
   void send_fence(uint32_t fence, const std::string& all_blobs);
@@ -46,6 +46,9 @@ class RemoteNodes {
   bool stdin_room() const;
   void send_stdin(const std::string& bytes);
   void signal_ranks(int sig);
+  // The job is ending: daemons that have not connected yet will not be waited for (their ranks
+  // never started), and no new connection is taken. Returns the nodes given up.
+  std::vector<int> stop_accepting();
   // Every daemon has reported its ranks done, or has failed.
   bool all_done() const;
   // Tells every daemon to finish and waits up to `timeout_s` for them to exit.
@@ -58,6 +61,7 @@ class RemoteNodes {
   void authenticate(size_t pending, const std::vector<Message>& messages);
   void node_messages(Node& node, const std::vector<Message>& messages, Events* events);
   void fail(Node& node, const std::string& why, Events* events);
+  std::string daemon_args(int node) const;
 
   std::string secret_;
   std::string job_body_;

@@ -23,6 +23,7 @@ enum class MsgType : uint8_t {
   kShutdown,       // weftrun → weftd: the job is over everywhere; finalize and exit
   kError,          // weftd → weftrun: text of a failure before or while starting ranks
   kStdin,          // weftrun → weftd: bytes of weftrun's stdin for rank 0; empty: end of input
+  kNodeFailed,     // weftd → weftrun: node, text: a daemon this one was to start could not start
 };
 
 struct Message {

@@ -72,6 +72,21 @@ case $case in
     kill -TERM "$launcher"
     wait "$launcher"; rc=$?
     expect 143 ;;
+  tree)  # 12 simulated hosts (this machine under other names), --fanout 3: a start-up tree
+    hosts=$(for i in $(seq 12); do printf 'sim%d,' "$i"; done)
+    run --fanout 3 --launch-agent 'env WEFT_SIMULATED_HOST={host}' --launcher-address 127.0.0.1 \
+      --host "${hosts%,}" -l sh -c 'up() { awk "/^PPid/{print \$2}" /proc/$1/status; }
+        echo "$(cat /proc/$(up $(up $PPID))/comm)"'
+    expect 0
+    # Each rank's weftd was started (through the agent) by weftrun or by another weftd.
+    [ "$(grep -c 'weftrun$' "$out")" -eq 3 ] || fail "weftrun should start 3 daemons itself"
+    [ "$(grep -c 'weftd$' "$out")" -eq 9 ] || fail "weftd's should start the other 9" ;;
+  tree_failure)  # a host deep in the tree cannot be reached: one line names it, no hang
+    hosts=$(for i in $(seq 12); do printf 'sim%d,' "$i"; done)
+    run --fanout 3 --launch-agent \
+      'sh -c '\''case {host} in sim9) echo "ssh: connect to host {host}: No route to host" >&2; exit 255;; esac; exec "$0" "$@"'\' \
+      --launcher-address 127.0.0.1 --host "${hosts%,}" "$prog" ok
+    expect 1 '^weftrun: host sim9: could not start weftd \(ssh: connect to host sim9: No route to host\); ending the job$' ;;
   stale)
     sleep 300 & live=$!
     trap 'kill "$live" 2>/dev/null; rm -rf "$base"; rm -f "$out" "$err"' EXIT

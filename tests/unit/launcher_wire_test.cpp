@@ -6,6 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "launcher/job_spec.hpp"
 #include "launcher/sha256.hpp"
 #include "launcher/wire.hpp"
@@ -94,4 +96,26 @@ TEST_CASE("a JobSpec goes to weftd and back unchanged") {
   CHECK_FALSE(decode_job_spec(body.substr(0, body.size() - 3), &back));
   spec.node_of_rank[0] = 7;
   CHECK_FALSE(decode_job_spec(encode_job_spec(spec), &back));
+}
+
+TEST_CASE("the start-up tree: fan-out k over the nodes that need a daemon") {
+  JobSpec spec;
+  for (int n = 0; n < 10; ++n) spec.nodes.push_back("n" + std::to_string(n));
+  spec.launcher_node = 0;  // weftrun's own node gets no daemon
+  spec.fanout = 3;
+  CHECK(spec.tree_children(-1) == std::vector<int>{1, 2, 3});
+  CHECK(spec.tree_children(1) == std::vector<int>{4, 5, 6});
+  CHECK(spec.tree_children(2) == std::vector<int>{7, 8, 9});
+  CHECK(spec.tree_children(3).empty());
+  CHECK(spec.tree_children(0).empty());
+  // Every daemon is started exactly once.
+  std::vector<int> started;
+  for (int node = -1; node < 10; ++node)
+    for (int c : spec.tree_children(node)) started.push_back(c);
+  std::sort(started.begin(), started.end());
+  CHECK(started == std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9});
+  spec.fanout = 0;  // flat
+  CHECK(spec.tree_children(-1).size() == 9);
+  spec.launcher_node = -1;  // weftrun runs no ranks: every node has a daemon
+  CHECK(spec.tree_children(-1).size() == 10);
 }
