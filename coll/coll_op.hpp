@@ -55,4 +55,7 @@ class CollOp final : public Activity {
   bool finished_ = true;
 };
 
+// Prepares `op` for `spec` on `comm`, runs it and waits for its end.
+Status run_to_completion(CollOp& op, Comm& comm, const CallSpec& spec);
+
 }  // namespace weft::coll
