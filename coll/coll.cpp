@@ -124,7 +124,8 @@ const Algorithm* choose(const Comm& comm, CallSpec& spec) {
   return world().selector.choose(spec.args);
 }
 
-Status run_to_completion(CollOp& op, Comm& comm, const CallSpec& spec) {
+Status run_to_completion(CollOp& op, Comm& comm, CallSpec& spec) {
+  complete_args(comm, spec);
   op.prepare(comm, spec);
   op.start();
   if (!op.finished()) {
@@ -140,7 +141,6 @@ Status run_blocking(Comm& comm, CallSpec& spec) {
   WEFT_TRY(check_matching_calls(comm, spec));
   // One operation object serves every blocking call, so its buffers are reused.
   static CollOp op;
-  complete_args(comm, spec);
   return run_to_completion(op, comm, spec);
 }
 

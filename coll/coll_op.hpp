@@ -55,7 +55,7 @@ class CollOp final : public Activity {
   bool finished_ = true;
 };
 
-// Prepares `op` for `spec` on `comm`, runs it and waits for its end.
-Status run_to_completion(CollOp& op, Comm& comm, const CallSpec& spec);
+// Completes `spec`'s args, prepares `op` for it on `comm`, runs it and waits for its end.
+Status run_to_completion(CollOp& op, Comm& comm, CallSpec& spec);
 
 }  // namespace weft::coll
