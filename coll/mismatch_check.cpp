@@ -144,11 +144,11 @@ Status check_matching_calls(Comm& comm, const CallSpec& spec) {
   WEFT_TRY(exchange(comm, mine, &all));
   for (size_t r = 0; r < all.size(); ++r) {
     if (same_call(mine, all[r])) continue;
-    return Status::error(MPI_ERR_OTHER,
-                         "collective mismatch on " + comm.display_name() + " (call #" +
-                             std::to_string(comm.coll_seq + 1) + "): this rank (" +
-                             std::to_string(comm.rank) + ") called " + show(mine) + " but rank " +
-                             std::to_string(r) + " called " + show(all[r]));
+    return Status::error(MPI_ERR_OTHER, "collective mismatch on " + comm.display_name() +
+                                            " (call #" + std::to_string(comm.coll_seq + 1) +
+                                            "): this rank (" + std::to_string(comm.rank) +
+                                            ") called " + show(mine) + " but rank " +
+                                            std::to_string(r) + " called " + show(all[r]));
   }
   return Status::success();
 }

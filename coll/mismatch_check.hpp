@@ -14,10 +14,10 @@ struct CallSpec;
 // How the C API names a call in a message, and the parts of it the CollArgs do not hold. Plain
 // bytes: it travels between ranks inside the exchanged description.
 struct CallLabel {
-  char fn[40] = {};      // "MPI_Allreduce"; empty: an internal call, never checked
-  char type[48] = {};    // the datatype shown after the count; empty: none
-  int64_t count = -1;    // -1: no count shown
-  int32_t op = -1;       // the MPI_Op of a reduction; -1: none
+  char fn[40] = {};       // "MPI_Allreduce"; empty: an internal call, never checked
+  char type[48] = {};     // the datatype shown after the count; empty: none
+  int64_t count = -1;     // -1: no count shown
+  int32_t op = -1;        // the MPI_Op of a reduction; -1: none
   bool in_place = false;  // sendbuf (recvbuf for scatter) is MPI_IN_PLACE on this rank
 };
 

@@ -1,6 +1,7 @@
 /* WEFT_CHECK_COLLECTIVES=1 (set by the test's environment): ranks that call mismatched
  * collectives on purpose all get MPI_ERR_OTHER naming both calls, and matching calls (the same
- * signature through different datatypes included) pass with correct results. Needs 2+ ranks. */
+ * signature through different datatypes and the large-count forms included) pass with correct
+ * results. Needs 2+ ranks. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -20,8 +21,8 @@ static void expect_mismatch(int rc, const char* fn, const char* mine, int other,
            theirs);
   if (rc == MPI_SUCCESS || error_class(rc) != MPI_ERR_OTHER || !named_fn ||
       strstr(text, want) == NULL) {
-    fprintf(stderr, "rank %d: got %d (class %d) '%s', expected '%s'\n", rank, rc,
-            error_class(rc), text, want);
+    fprintf(stderr, "rank %d: got %d (class %d) '%s', expected '%s'\n", rank, rc, error_class(rc),
+            text, want);
     CHECK(0);
   }
 }
@@ -106,8 +107,9 @@ static void different_forms(void) {
   int buf[1] = {1}, out[1];
   const char* in_place = "MPI_Allreduce(MPI_IN_PLACE, count=1, MPI_INT, MPI_SUM)";
   const char* separate = "MPI_Allreduce(count=1, MPI_INT, MPI_SUM)";
-  const int rc = rank == last ? MPI_Allreduce(MPI_IN_PLACE, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD)
-                              : MPI_Allreduce(buf, out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  const int rc = rank == last
+                     ? MPI_Allreduce(MPI_IN_PLACE, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD)
+                     : MPI_Allreduce(buf, out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   expect_mismatch(rc, "MPI_Allreduce", rank == last ? in_place : separate, rank == last ? 0 : last,
                   rank == last ? separate : in_place);
 
@@ -150,6 +152,12 @@ static void matching_calls(void) {
   const int want[4] = {10, 11, 12, 13};
   check_ints(buf, want, 4, "bcast");
   CHECK_MPI(MPI_Type_free(&four));
+  /* The large-count form matches the plain one. */
+  for (int i = 0; i < 4; ++i) buf[i] = rank == last ? 20 + i : 0;
+  CHECK_MPI(rank == 0 ? MPI_Bcast_c(buf, 4, MPI_INT, last, MPI_COMM_WORLD)
+                      : MPI_Bcast(buf, 4, MPI_INT, last, MPI_COMM_WORLD));
+  const int want_c[4] = {20, 21, 22, 23};
+  check_ints(buf, want_c, 4, "bcast_c");
 
   int* counts = malloc(sizeof(int) * (size_t)size);
   int* displs = malloc(sizeof(int) * (size_t)size);
