@@ -33,6 +33,7 @@ void CollOp::prepare(Comm& comm, const CallSpec& spec) {
     spec_.send_in_packed_recv = spec.send_in_packed_recv;
     spec_.recv_in_packed_send = spec.recv_in_packed_send;
     spec_.stage_recv_bytes = spec.stage_recv_bytes;
+    spec_.label = spec.label;
   } else {
     spec_ = spec;
     algorithm_ = world().selector.choose(spec_.args);
@@ -88,6 +89,7 @@ void CollOp::finish() {
 }
 
 Status CollOp::restart() {
+  WEFT_TRY(check_matching_calls(*comm_, spec_));
   start();
   if (!finished_) world().progress.activate(this);
   return Status::success();
@@ -122,22 +124,28 @@ const Algorithm* choose(const Comm& comm, CallSpec& spec) {
   return world().selector.choose(spec.args);
 }
 
-Status run_blocking(Comm& comm, CallSpec& spec) {
-  // One operation object serves every blocking call, so its buffers are reused.
-  static CollOp op;
+Status run_to_completion(CollOp& op, Comm& comm, CallSpec& spec) {
   complete_args(comm, spec);
   op.prepare(comm, spec);
-  wait_state::note_collective(comm, comm.coll_seq);
   op.start();
   if (!op.finished()) {
     World& w = world();
     w.progress.activate(&op);
-    w.progress.wait_until([] { return op.finished(); });
+    w.progress.wait_until([&op] { return op.finished(); });
   }
   return op.outcome();
 }
 
+Status run_blocking(Comm& comm, CallSpec& spec) {
+  wait_state::note_collective(comm, comm.coll_seq + 1);  // the number prepare() will take
+  WEFT_TRY(check_matching_calls(comm, spec));
+  // One operation object serves every blocking call, so its buffers are reused.
+  static CollOp op;
+  return run_to_completion(op, comm, spec);
+}
+
 Status start_nonblocking(Comm& comm, CallSpec& spec, Request** out) {
+  WEFT_TRY(check_matching_calls(comm, spec));
   Request* r = new_request(comm, spec, false);
   static_cast<CollOp*>(r->activity)->start();
   if (!r->activity->finished()) world().progress.activate(r->activity);

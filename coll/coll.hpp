@@ -4,6 +4,7 @@
 #pragma once
 #include "coll/algorithm.hpp"
 #include "coll/executor.hpp"
+#include "coll/mismatch_check.hpp"
 #include "coll/typed_buffer.hpp"
 #include "runtime/comm/comm.hpp"
 #include "runtime/op/op.hpp"
@@ -25,9 +26,13 @@ struct CallSpec {
   // In-place all-to-all: at every start, copy this many bytes of the output aside and send
   // from the copy.
   size_t stage_recv_bytes = 0;
+  // How messages name the call; filled in by the C API only while WEFT_CHECK_COLLECTIVES is on.
+  CallLabel label;
 };
 
-// The call's spec is completed (rank, size, segment size) and may be moved from.
+// The call's spec is completed (rank, size, segment size) and may be moved from. With
+// WEFT_CHECK_COLLECTIVES=1 the call is first checked against the other members' (blocking for
+// the nonblocking forms too; persistent ones at each MPI_Start).
 Status run_blocking(Comm& comm, CallSpec& spec);
 // *out becomes a request for the running collective.
 Status start_nonblocking(Comm& comm, CallSpec& spec, Request** out);

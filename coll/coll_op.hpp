@@ -55,4 +55,7 @@ class CollOp final : public Activity {
   bool finished_ = true;
 };
 
+// Completes `spec`'s args, prepares `op` for it on `comm`, runs it and waits for its end.
+Status run_to_completion(CollOp& op, Comm& comm, CallSpec& spec);
+
 }  // namespace weft::coll

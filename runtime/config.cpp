@@ -39,6 +39,12 @@ const std::vector<Setting>& settings() {
       {"WEFT_EXSCAN_ALGORITHM", "auto", kForceDoc},
       {"WEFT_NEIGHBOR_ALLGATHER_ALGORITHM", "auto", kForceDoc},
       {"WEFT_NEIGHBOR_ALLTOALL_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_CHECK_COLLECTIVES", "0",
+       "1: before each collective call (nonblocking and persistent ones at their start) the "
+       "members of the communicator exchange a small description of their calls, and a "
+       "mismatch (another collective, root, count or op) fails on every rank with "
+       "MPI_ERR_OTHER naming both calls instead of hanging. Costs one small allgather per "
+       "call (man weft_coll)."},
       {"WEFT_STATE_SIGNAL", "unset",
        "Set by weftrun and weftd: the signal on which a rank writes what it is blocked in to "
        "stderr for the hang report (weftrun --timeout, SIGUSR1 to weftrun). Unset: no handler."},

@@ -60,6 +60,7 @@ Status world_init(int required, int* provided) {
                        int(setting_long("WEFT_POLL_MS", 100)));
   std::vector<std::string> problems;
   coll::configure_selector(&w.selector, oversubscribed(job), &problems);
+  w.check_collectives = setting_long("WEFT_CHECK_COLLECTIVES", 0) != 0;
   for (const std::string& p : problems)
     if (job.rank == 0) std::fprintf(stderr, "weft: warning: %s\n", p.c_str());
   w.comms.init_predefined(job.rank, job.size);

@@ -33,6 +33,7 @@ struct World {
   GroupTable groups;
   OpTable ops;
   coll::Selector selector;
+  bool check_collectives = false;  // WEFT_CHECK_COLLECTIVES (coll/mismatch_check.hpp)
 };
 
 extern World g_world;

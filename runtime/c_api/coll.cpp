@@ -36,6 +36,7 @@ int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int 
              capi::check_typed(buffer, count, type, "buffer", "count", "datatype", false, &t));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
   CallSpec spec;
+  capi::describe(spec, count, t, MPI_OP_NULL, false);
   spec.args.kind = CollKind::kBcast;
   spec.args.root = root;
   spec.args.bytes = size_t(count) * t->size();
@@ -87,6 +88,7 @@ int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatyp
   WEFT_CHECK(comm, fn,
              capi::check_typed(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
                                is_root, &st));
+  capi::describe(spec, sendcount, st, MPI_OP_NULL, sendbuf == MPI_IN_PLACE);
   if (st != nullptr)
     spec.binding.send = capi::place_single(sendbuf, sendcount, st, &spec.send_typed);
   const size_t send_bytes = st != nullptr ? size_t(sendcount) * st->size() : 0;
@@ -133,6 +135,7 @@ int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, bool vecto
   WEFT_CHECK(comm, fn,
              capi::check_typed(recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype",
                                is_root, &rt));
+  capi::describe(spec, recvcount, rt, MPI_OP_NULL, recvbuf == MPI_IN_PLACE);
   if (rt != nullptr)
     spec.binding.recv = capi::place_single(recvbuf, recvcount, rt, &spec.recv_typed);
   const size_t recv_bytes = rt != nullptr ? size_t(recvcount) * rt->size() : 0;

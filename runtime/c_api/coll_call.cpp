@@ -2,6 +2,7 @@
 #include "runtime/c_api/coll_call.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "runtime/datatype/datatype.hpp"
@@ -10,6 +11,7 @@ namespace weft::capi {
 
 int launch(const char* fn, MPI_Comm comm, Comm& c, coll::CallSpec& spec, Form form,
            MPI_Request* request) {
+  if (world().check_collectives) std::snprintf(spec.label.fn, sizeof spec.label.fn, "%s", fn);
   if (form == Form::kBlocking) return report(comm, fn, coll::run_blocking(c, spec));
   WEFT_CHECK(comm, fn, check_not_null(request, "request"));
   Request* r = nullptr;
@@ -18,6 +20,18 @@ int launch(const char* fn, MPI_Comm comm, Comm& c, coll::CallSpec& spec, Form fo
   if (!s.ok()) return report(comm, fn, s);
   *request = r;
   return MPI_SUCCESS;
+}
+
+void describe(coll::CallSpec& spec, MPI_Count count, const Datatype* type, MPI_Op op,
+              bool in_place) {
+  if (!world().check_collectives) return;
+  coll::CallLabel& label = spec.label;
+  if (type != nullptr) {
+    label.count = count;
+    std::snprintf(label.type, sizeof label.type, "%s", type->label());
+  }
+  label.op = op == MPI_OP_NULL ? -1 : op;
+  label.in_place = in_place;
 }
 
 Status collective_comm(MPI_Comm comm, Comm** out) {

@@ -22,6 +22,12 @@ enum class Form { kBlocking, kNonblocking, kPersistent };
 int launch(const char* fn, MPI_Comm comm, Comm& c, coll::CallSpec& spec, Form form,
            MPI_Request* request);
 
+// What the collective check (WEFT_CHECK_COLLECTIVES=1) shows of a call and compares beyond its
+// CollArgs; nothing while the check is off. A negative count or a null type is not shown;
+// MPI_OP_NULL: not a reduction.
+void describe(coll::CallSpec& spec, MPI_Count count, const Datatype* type, MPI_Op op,
+              bool in_place);
+
 // The communicator behind `comm`, or an error naming it.
 Status collective_comm(MPI_Comm comm, Comm** out);
 Status check_root(const Comm& c, int root);

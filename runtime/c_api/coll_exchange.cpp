@@ -50,6 +50,7 @@ int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Data
   WEFT_CHECK(comm, fn,
              capi::check_typed(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
                                true, &st));
+  capi::describe(spec, sendcount, st, MPI_OP_NULL, sendbuf == MPI_IN_PLACE);
   std::vector<capi::UserBlock> side;
   WEFT_CHECK(comm, fn,
              all_blocks(*c, vector, recvcount, counts, displs, recvtype, nullptr, "recv", "displs",
@@ -102,6 +103,8 @@ int alltoall(const char* fn, Variant variant, const void* sendbuf, MPI_Count sen
   a.recv_blocks = capi::place_blocks(recv_side, &spec.recv_typed);
   spec.binding.recv = recvbuf;
   if (in_place) {  // the input is the output: sent from a copy taken at each start
+    capi::describe(spec, vector ? -1 : recvcount, vector ? nullptr : recv_side.front().type,
+                   MPI_OP_NULL, true);
     a.send_blocks = a.recv_blocks;
     spec.stage_recv_bytes = spec.recv_typed.empty() ? capi::placed_extent(a.recv_blocks)
                                                     : spec.recv_typed.packed_bytes();
@@ -113,6 +116,8 @@ int alltoall(const char* fn, Variant variant, const void* sendbuf, MPI_Count sen
   WEFT_CHECK(comm, fn, capi::check_side_buffer(sendbuf, send_side, "sendbuf"));
   a.send_blocks = capi::place_blocks(send_side, &spec.send_typed);
   spec.binding.send = sendbuf;
+  capi::describe(spec, vector ? -1 : sendcount, vector ? nullptr : send_side.front().type,
+                 MPI_OP_NULL, false);
   const size_t me = size_t(c->rank);
   WEFT_CHECK(comm, fn,
              capi::check_same_bytes(a.send_blocks[me].bytes, a.recv_blocks[me].bytes,

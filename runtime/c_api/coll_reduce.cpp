@@ -60,6 +60,7 @@ int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, 
   const weft::Datatype* t = nullptr;
   WEFT_CHECK(comm, fn, reduction_call(sendbuf, count, type, op, is_root, &spec, &t));
   if (is_root) WEFT_CHECK(comm, fn, bind_output(recvbuf, count, t, sendbuf, &spec));
+  capi::describe(spec, count, t, op, spec.args.in_place);
   spec.args.kind = CollKind::kReduce;
   spec.args.root = root;
   return capi::launch(fn, comm, *c, spec, form, request);
@@ -75,6 +76,7 @@ int everyone(const char* fn, CollKind kind, const void* sendbuf, void* recvbuf, 
   const weft::Datatype* t = nullptr;
   WEFT_CHECK(comm, fn, reduction_call(sendbuf, count, type, op, true, &spec, &t));
   WEFT_CHECK(comm, fn, bind_output(recvbuf, count, t, sendbuf, &spec));
+  capi::describe(spec, count, t, op, spec.args.in_place);
   spec.args.kind = kind;
   return capi::launch(fn, comm, *c, spec, form, request);
 }
@@ -111,6 +113,7 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count
   const MPI_Count out_count = spec.args.in_place ? total : block_counts[size_t(c->rank)];
   WEFT_CHECK(comm, fn, bind_output(recvbuf, out_count, t, sendbuf, &spec));
   spec.args.uniform = counts.data() == nullptr;
+  capi::describe(spec, counts.data() != nullptr ? -1 : count, t, op, spec.args.in_place);
   spec.args.kind = CollKind::kReduceScatter;
   return capi::launch(fn, comm, *c, spec, form, request);
 }
