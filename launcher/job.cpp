@@ -160,7 +160,7 @@ std::string Job::plan() {
   env["WEFT_STATE_SIGNAL"] = std::to_string(state_signal());
   spec_.env = to_strings(env);
   spec_.tag_output = options_.tag_output;
-  spec_.binding = int(options_.binding);
+  spec_.binding = options_.binding;
   ranks_.resize(size_t(spec_.nranks()));
   for (size_t r = 0; r < ranks_.size(); ++r) {
     const std::string prefix = options_.tag_output ? "[" + std::to_string(r) + "] " : "";

@@ -16,7 +16,7 @@ struct JobSpec {
   std::vector<AppContext> apps;     // argv[0] as weftrun resolved it (absolute when given a path)
   std::vector<std::string> env;     // "NAME=value": the environment common to every rank
   bool tag_output = false;
-  int binding = 0;                  // a launcher::Binding
+  BindingOptions binding;
 
   int nranks() const { return int(node_of_rank.size()); }
   // The app context of `rank`.

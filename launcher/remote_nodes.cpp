@@ -280,6 +280,11 @@ void RemoteNodes::node_messages(Node& node, const std::vector<Message>& messages
       case MsgType::kError:
         fail(node, "host " + node.name + ": " + r.str(), events);
         break;
+      case MsgType::kLog: {
+        const std::string line = r.str();
+        if (r.ok()) std::fprintf(stderr, "weftrun: %s\n", line.c_str());
+        break;
+      }
       default:
         break;
     }

@@ -22,6 +22,7 @@ enum class MsgType : uint8_t {
   kDone,           // weftd → weftrun: every local rank has ended and its output is drained
   kShutdown,       // weftrun → weftd: the job is over everywhere; finalize and exit
   kError,          // weftd → weftrun: text of a failure before or while starting ranks
+  kLog,            // weftd → weftrun: one line for weftrun's stderr (--report-bindings)
 };
 
 struct Message {
