@@ -43,7 +43,10 @@ std::string LocalRanks::start(const JobSpec& spec, int node, PmixServer* server,
   const std::string& host = spec.nodes[size_t(node)];
   std::vector<RankBinding> bindings;
   std::string error;
-  if (!plan_binding(spec.binding, int(here.size()), node_topology(), host, &bindings, &error))
+  // Reading the topology takes a few milliseconds: not done when nothing is to be bound.
+  const NodeTopology topology =
+      spec.binding.bind == Binding::kNone ? NodeTopology{} : node_topology();
+  if (!plan_binding(spec.binding, int(here.size()), topology, host, &bindings, &error))
     return error;
   for (size_t i = 0; i < here.size(); ++i) {
     const int r = here[i];
