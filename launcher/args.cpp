@@ -51,6 +51,45 @@ bool count_ranks(LaunchOptions* o, std::string* error) {
   return true;
 }
 
+// The order of a node's ranks named by --map-by or --rank-by ("socket" is Open MPI's older
+// word for package).
+bool node_order(const std::string& text, NodeOrder* out) {
+  if (text == "slot" || text == "core") {
+    *out = NodeOrder::kCore;
+  } else if (text == "package" || text == "socket") {
+    *out = NodeOrder::kPackage;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// --bind-to core|package|none|auto, with Open MPI's ":overload-allowed" after it.
+bool parse_bind_to(const std::string& text, BindingOptions* out, std::string* error) {
+  const size_t colon = text.find(':');
+  const std::string what = text.substr(0, colon);
+  const std::string modifier = colon == std::string::npos ? "" : text.substr(colon + 1);
+  if (what == "core") {
+    out->bind = Binding::kCore;
+  } else if (what == "package" || what == "socket") {
+    out->bind = Binding::kPackage;
+  } else if (what == "none") {
+    out->bind = Binding::kNone;
+  } else if (what == "auto") {
+    out->bind = Binding::kAuto;
+  } else {
+    *error = "invalid --bind-to '" + text + "' (want core, package, none or auto)";
+    return false;
+  }
+  if (!modifier.empty() && modifier != "overload-allowed") {
+    *error =
+        "invalid --bind-to modifier '" + modifier + "' in '" + text + "' (want overload-allowed)";
+    return false;
+  }
+  out->overload_allowed = !modifier.empty();
+  return true;
+}
+
 }  // namespace
 
 bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::string* error) {
@@ -85,6 +124,7 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
   };
 
   bool count_given = false;  // -n for the first (or only) context
+  std::optional<NodeOrder> rank_by;
   for (bool first_context = true;; first_context = false) {
     AppContext app;
     for (; i < argv.size(); ++i) {
@@ -149,16 +189,17 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
         }
       } else if (is("--bind-to")) {
         if (!value_of(arg, "--bind-to", &value)) return false;
-        if (value == "core") {
-          o.binding = Binding::kCore;
-        } else if (value == "none") {
-          o.binding = Binding::kNone;
-        } else if (value == "auto") {
-          o.binding = Binding::kAuto;
-        } else {
-          *error = "invalid --bind-to '" + value + "' (want core, none or auto)";
+        if (!parse_bind_to(value, &o.binding, error)) return false;
+      } else if (is("--rank-by")) {
+        if (!value_of(arg, "--rank-by", &value)) return false;
+        NodeOrder order;
+        if (!node_order(value, &order)) {
+          *error = "invalid --rank-by '" + value + "' (want slot, core or package)";
           return false;
         }
+        rank_by = order;
+      } else if (arg == "--report-bindings") {
+        o.binding.report = true;
       } else if (arg == "-x") {
         if (!value_of(arg, "-x", &value)) return false;
         const size_t eq = value.find('=');
@@ -204,12 +245,10 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
         if (!parse_hostfile(text.str(), value, &o.hosts, error)) return false;
       } else if (is("--map-by")) {
         if (!value_of(arg, "--map-by", &value)) return false;
-        if (value == "slot") {
-          o.map_by = MapBy::kSlot;
-        } else if (value == "node") {
-          o.map_by = MapBy::kNode;
-        } else {
-          *error = "invalid --map-by '" + value + "' (want slot or node)";
+        // core and package fill the hosts' slots as slot does, and order each node's ranks.
+        o.map_by = value == "node" ? MapBy::kNode : MapBy::kSlot;
+        if (value != "node" && !node_order(value, &o.binding.map)) {
+          *error = "invalid --map-by '" + value + "' (want slot, node, core or package)";
           return false;
         }
       } else if (is("--npernode") || arg == "-N" || arg == "-ppn") {
@@ -267,6 +306,7 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
     if (!more) break;
     ++i;  // past ':'
   }
+  o.binding.rank = rank_by.value_or(o.binding.map);
   o.nranks_given = count_given;
   if (!count_ranks(&o, error)) return false;
   *out = std::move(o);
@@ -301,8 +341,11 @@ std::string usage_text() {
          "  (these three may follow each ':' too; the options below apply to the whole job)\n"
          "  --tag-output, -l   prefix every output line with [rank]\n"
          "  --timeout SECONDS  end the job if it runs longer (exit code 124)\n"
-         "  --bind-to WHAT     core: pin each rank to a CPU; none; auto (default): pin when\n"
-         "                     every rank gets a CPU of its own\n"
+         "  --bind-to WHAT     core: bind each rank to a core of its own (an error when the\n"
+         "                     node has fewer cores, unless core:overload-allowed); package:\n"
+         "                     to its core's package; none; auto (default): core when each\n"
+         "                     rank on the node gets a core of its own, else none\n"
+         "  --report-bindings  print each rank's binding on stderr\n"
          "  -x VAR[=value]     pass VAR (its current value, or the one given) to the ranks\n"
          "  -genv VAR VALUE    set VAR in every rank; -genvlist A,B passes A and B\n"
          "  -envall, -genvall  accepted: every rank gets weftrun's environment anyway\n"
@@ -310,6 +353,10 @@ std::string usage_text() {
          "  --host H1:N,H2:M   run on these hosts (-H, -hosts), N and M slots (default 1)\n"
          "  --hostfile FILE    hosts from a file (-f, -machinefile): 'host slots=N' or 'host:N'\n"
          "  --map-by slot|node fill each host's slots in turn (default), or deal round-robin\n"
+         "  --map-by core|package  fill slots as slot does; a node's ranks take its cores in\n"
+         "                     order (core), or round-robin over its packages (package)\n"
+         "  --rank-by slot|core|package  the order of a node's ranks over the cores mapped\n"
+         "                     (default: as mapped)\n"
          "  --npernode N       exactly N ranks per host (-N, -ppn)\n"
          "  --launch-agent CMD how weftd starts on other hosts; {host} is replaced\n"
          "                     (default: ssh -x -o BatchMode=yes -o ConnectTimeout=10 {host})\n"

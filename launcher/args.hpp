@@ -37,7 +37,8 @@ struct LaunchOptions {
   bool nranks_given = false;  // -n for the first (or only) app context
   bool agent_given = false;
   std::string launcher_address;  // ADDR[:PORT] the daemons connect back to ("" = found)
-  Binding binding = Binding::kAuto;
+  // --bind-to, --map-by core|package (within each node), --rank-by, --report-bindings.
+  BindingOptions binding;
   // -x VAR (value taken from weftrun's environment), -x VAR=value, -genv VAR value.
   std::vector<std::pair<std::string, std::optional<std::string>>> exports;
   // --set name=value becomes WEFT_<NAME>=value in every rank.

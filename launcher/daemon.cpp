@@ -167,6 +167,8 @@ std::string NodeJob::start() {
       !e.empty())
     return e;
   if (std::string e = server_.register_job(spec_, node_); !e.empty()) return e;
+  ranks_.set_log(
+      [this](const std::string& line) { send(MsgType::kLog, BodyWriter().str(line).bytes()); });
   std::string e = ranks_.start(spec_, node_, &server_, spec_.node_of_rank[0] == node_);
   for (int r : spec_.ranks_on(node_)) {
     if (ranks_.pid_of(r) > 0) send(MsgType::kStarted, BodyWriter().i32(r).i32(ranks_.pid_of(r)).bytes());

@@ -160,7 +160,7 @@ std::string Job::plan() {
   env["WEFT_STATE_SIGNAL"] = std::to_string(state_signal());
   spec_.env = to_strings(env);
   spec_.tag_output = options_.tag_output;
-  spec_.binding = int(options_.binding);
+  spec_.binding = options_.binding;
   spec_.launch_agent = options_.launch_agent;
   spec_.fanout = options_.fanout;
   spec_.launcher_node = local_node_;

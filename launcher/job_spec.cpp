@@ -56,7 +56,9 @@ std::string encode_job_spec(const JobSpec& spec) {
     for (const auto& [name, value] : app.env) env.push_back(name + "=" + value);
     w.i32(app.nranks).strings(app.argv).str(app.wdir).strings(env);
   }
-  w.strings(spec.env).u32(spec.tag_output ? 1 : 0).i32(spec.binding);
+  const BindingOptions& b = spec.binding;
+  w.strings(spec.env).u32(spec.tag_output ? 1 : 0).i32(int(b.bind)).u32(b.overload_allowed ? 1 : 0);
+  w.i32(int(b.map)).i32(int(b.rank)).u32(b.report ? 1 : 0);
   w.str(spec.launch_agent).i32(spec.fanout).i32(spec.launcher_node);
   return w.bytes();
 }
@@ -82,11 +84,20 @@ bool decode_job_spec(const std::string& body, JobSpec* out) {
   }
   spec.env = r.strings();
   spec.tag_output = r.u32() != 0;
-  spec.binding = r.i32();
+  const int bind = r.i32();
+  spec.binding.overload_allowed = r.u32() != 0;
+  const int map = r.i32();
+  const int rank = r.i32();
+  spec.binding.report = r.u32() != 0;
   spec.launch_agent = r.str();
   spec.fanout = r.i32();
   spec.launcher_node = r.i32();
-  if (!r.ok()) return false;
+  if (!r.ok() || bind < 0 || bind > int(Binding::kNone) || map < 0 || map > 1 || rank < 0 ||
+      rank > 1)
+    return false;
+  spec.binding.bind = Binding(bind);
+  spec.binding.map = NodeOrder(map);
+  spec.binding.rank = NodeOrder(rank);
   for (int n : spec.node_of_rank)
     if (n < 0 || size_t(n) >= spec.nodes.size()) return false;
   int total = 0;

@@ -16,7 +16,7 @@ struct JobSpec {
   std::vector<AppContext> apps;     // argv[0] as weftrun resolved it (absolute when given a path)
   std::vector<std::string> env;     // "NAME=value": the environment common to every rank
   bool tag_output = false;
-  int binding = 0;                  // a launcher::Binding
+  BindingOptions binding;
   // Starting the daemons: the launch agent, the fan-out of the start-up tree (0: weftrun starts
   // every daemon itself), and the node weftrun runs ranks on (-1: none).
   std::string launch_agent;

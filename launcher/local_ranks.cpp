@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 
 #include "launcher/binding.hpp"
+#include "launcher/node_topology.hpp"
 #include "launcher/rank_env.hpp"
 
 namespace weft::launcher {
@@ -38,8 +40,14 @@ std::string LocalRanks::start(const JobSpec& spec, int node, PmixServer* server,
     if (eq != std::string::npos) common[entry.substr(0, eq)] = entry.substr(eq + 1);
   }
   const std::vector<int> here = spec.ranks_on(node);
-  const std::vector<int> cpus =
-      plan_binding(Binding(spec.binding), int(here.size()), allowed_cpus());
+  const std::string& host = spec.nodes[size_t(node)];
+  std::vector<RankBinding> bindings;
+  std::string error;
+  // Reading the topology takes a few milliseconds: not done when nothing is to be bound.
+  const NodeTopology topology =
+      spec.binding.bind == Binding::kNone ? NodeTopology{} : node_topology();
+  if (!plan_binding(spec.binding, int(here.size()), topology, host, &bindings, &error))
+    return error;
   for (size_t i = 0; i < here.size(); ++i) {
     const int r = here[i];
     const AppContext& app = spec.apps[size_t(spec.app_of(r))];
@@ -48,10 +56,13 @@ std::string LocalRanks::start(const JobSpec& spec, int node, PmixServer* server,
     add_rank_identity(&env, r, spec.nranks(), int(i), int(here.size()));
     std::vector<std::string> env_strings = to_strings(env);
     if (std::string e = server->add_client_env(r, &env_strings); !e.empty()) return e;
+    if (spec.binding.report)
+      log_("rank " + std::to_string(r) + " on " + host +
+           (bindings[i].pus.empty() ? " not bound" : " bound to " + describe_binding(bindings[i])));
     ranks_.push_back(Rank{r, {}, true});
     Rank& rank = ranks_.back();
     if (std::string e = spawn_rank(app.argv, env_strings, app.wdir, pgid_, r == 0 && stdin_to_rank0,
-                                   cpus[i], &rank.proc);
+                                   bindings[i].pus, &rank.proc);
         !e.empty()) {
       ranks_.pop_back();
       return e;

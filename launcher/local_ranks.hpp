@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <sys/types.h>
 
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -21,7 +22,12 @@ class LocalRanks {
   using OutputFn = std::function<void(int rank, int stream, const char* data, size_t len)>;
   using ExitFn = std::function<void(int rank, pid_t pid, int wait_status)>;
 
+  using LogFn = std::function<void(const std::string& line)>;
+
   ~LocalRanks();
+  // Where start() sends its --report-bindings lines (default: weftrun's stderr, "weftrun: "
+  // before each; weftd sends them to weftrun).
+  void set_log(LogFn log) { log_ = std::move(log); }
   // Starts the ranks `spec` places on `node`; rank 0, if here and `stdin_to_rank0`, gets a stdin
   // pipe. Returns "" or what failed (ranks already started keep running: see signal_all).
   std::string start(const JobSpec& spec, int node, PmixServer* server, bool stdin_to_rank0);
@@ -58,6 +64,7 @@ class LocalRanks {
   pid_t pgid_ = 0;
   std::string stdin_pending_;
   bool stdin_ended_ = false;
+  LogFn log_ = [](const std::string& line) { std::fprintf(stderr, "weftrun: %s\n", line.c_str()); };
 };
 
 }  // namespace weft::launcher

@@ -237,6 +237,11 @@ void RemoteNodes::node_messages(Node& node, const std::vector<Message>& messages
           if (r.ok() && n->index == child && !n->channel) fail(*n, why, events);
         break;
       }
+      case MsgType::kLog: {
+        const std::string line = r.str();
+        if (r.ok()) std::fprintf(stderr, "weftrun: %s\n", line.c_str());
+        break;
+      }
       default:
         break;
     }

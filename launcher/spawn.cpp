@@ -56,8 +56,8 @@ std::string resolve_program(const std::string& program, std::string* error) {
 }
 
 std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                       const std::string& wdir, pid_t pgid, bool with_stdin, int cpu,
-                       RankProcess* out) {
+                       const std::string& wdir, pid_t pgid, bool with_stdin,
+                       const std::vector<int>& cpus, RankProcess* out) {
   int out_pipe[2], err_pipe[2], in_pipe[2] = {-1, -1};
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
       (with_stdin && pipe2(in_pipe, O_CLOEXEC) != 0))
@@ -66,9 +66,10 @@ std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<s
   std::vector<char*> envp = c_array(env);
   const pid_t parent = getpid();
   const int report_signal = state_signal();
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  if (cpu >= 0) CPU_SET(cpu, &cpus);
+  cpu_set_t cpu_set;
+  CPU_ZERO(&cpu_set);
+  for (int cpu : cpus)
+    if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &cpu_set);
 
   const pid_t pid = fork();
   if (pid < 0) return std::string("fork failed: ") + std::strerror(errno);
@@ -80,7 +81,8 @@ std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<s
     // The hang report's signal is ignored until the rank's MPI library takes it (MPI_Init), so
     // asking a program that is not (yet) in MPI for its state never kills it.
     signal(report_signal, SIG_IGN);
-    if (cpu >= 0) sched_setaffinity(0, sizeof cpus, &cpus);  // a hint: failure is harmless
+    if (!cpus.empty())
+      sched_setaffinity(0, sizeof cpu_set, &cpu_set);  // a hint: failure is harmless
     int in = with_stdin ? in_pipe[0] : open("/dev/null", O_RDONLY);
     dup2(in, STDIN_FILENO);
     dup2(out_pipe[1], STDOUT_FILENO);

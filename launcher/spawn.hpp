@@ -16,10 +16,10 @@ struct RankProcess {
 };
 
 // `wdir` non-empty: the rank's working directory. `pgid` 0 makes the rank lead a new process
-// group; `cpu` >= 0 pins it to that CPU. Returns "" or what failed.
+// group; a non-empty `cpus` (OS CPU numbers) binds it to those. Returns "" or what failed.
 std::string spawn_rank(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                       const std::string& wdir, pid_t pgid, bool with_stdin, int cpu,
-                       RankProcess* out);
+                       const std::string& wdir, pid_t pgid, bool with_stdin,
+                       const std::vector<int>& cpus, RankProcess* out);
 
 // Where `program` would be executed from (PATH search as execvp does), or "" with `error` set.
 std::string resolve_program(const std::string& program, std::string* error);

@@ -24,6 +24,7 @@ enum class MsgType : uint8_t {
   kError,          // weftd → weftrun: text of a failure before or while starting ranks
   kStdin,          // weftrun → weftd: bytes of weftrun's stdin for rank 0; empty: end of input
   kNodeFailed,     // weftd → weftrun: node, text: a daemon this one was to start could not start
+  kLog,            // weftd → weftrun: one line for weftrun's stderr (--report-bindings)
 };
 
 struct Message {

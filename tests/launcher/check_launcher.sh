@@ -87,6 +87,21 @@ case $case in
       'sh -c '\''case {host} in sim9) echo "ssh: connect to host {host}: No route to host" >&2; exit 255;; esac; exec "$0" "$@"'\' \
       --launcher-address 127.0.0.1 --host "${hosts%,}" "$prog" ok
     expect 1 '^weftrun: host sim9: could not start weftd \(ssh: connect to host sim9: No route to host\); ending the job$' ;;
+  bindings)  # --report-bindings: one line per rank, and the rank really runs where it says
+    bind=core; [ "$(nproc)" -ge 2 ] || bind=core:overload-allowed
+    run --report-bindings --tag-output -n 2 --bind-to $bind sh -c 'grep Cpus_allowed_list /proc/self/status'
+    expect 0
+    [ "$(grep -c '^weftrun: rank [01] on .* bound to ' "$err")" -eq 2 ] || fail "expected two binding lines"
+    for r in 0 1; do
+      reported=$(sed -nE "s/^weftrun: rank $r on [^ ]+ bound to package [0-9]+ core [0-9]+ \(PUs? ([0-9,-]+)\)$/\1/p" "$err")
+      actual=$(sed -nE "s/^\[$r\] Cpus_allowed_list:\s*([0-9,-]+)$/\1/p" "$out")
+      [ -n "$reported" ] && [ "$reported" = "$actual" ] ||
+        fail "rank $r reported PUs '$reported' but runs on '$actual'"
+    done
+    # More ranks than cores with --bind-to core is refused, naming the host and the counts.
+    run --bind-to core -n 1000 "$prog" ok
+    expect 1 "cannot bind 1000 ranks to cores on [^:]+: it has [0-9]+ cores? \(use --bind-to core:overload-allowed"
+    ;;
   stale)
     sleep 300 & live=$!
     trap 'kill "$live" 2>/dev/null; rm -rf "$base"; rm -f "$out" "$err"' EXIT

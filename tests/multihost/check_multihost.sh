@@ -96,6 +96,12 @@ case $case in
     # starts a daemon on that host does.
     weftrun -n 2 --host h1:1,h2:1 "$bin/hosts_check"
     expect 0 ;;
+  bindings)  # --report-bindings: weftd's lines reach weftrun's stderr, one per rank and host
+    "$hosts" up "$prefix" 2 "$subnet"
+    weftrun -n 2 --host h1:1,h2:1 --report-bindings --bind-to core sh -c true
+    expect 0 '^weftrun: rank 0 on h1 bound to package [0-9]+ core [0-9]+ \(PUs? [0-9,-]+\)$'
+    grep -qE '^weftrun: rank 1 on h2 bound to package [0-9]+ core [0-9]+ \(PUs? [0-9,-]+\)$' "$err" ||
+      fail "no binding line from h2's weftd" ;;
   timeout_report)  # the hang report reaches ranks on every host and names the culprit's host
     "$hosts" up "$prefix" 2 "$subnet"
     weftrun --timeout 3 -n 4 --host h1:2,h2:2 "$bin/failing_rank" stuck

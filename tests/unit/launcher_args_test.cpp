@@ -89,7 +89,7 @@ TEST_CASE("hosts, hostfile spellings and placement options") {
   CHECK(o.nranks == 6);  // no -n: --npernode on each host
   CHECK(parse_ok({"-hosts", "a:2,b:3", "./a"}).nranks == 5);  // no -n: one rank per slot
   CHECK(parse_ok({"-n", "2", "-hosts", "a:2,b:3", "./a"}).nranks == 2);
-  CHECK(parse_error({"--map-by", "socket", "./a"}).find("'socket'") != std::string::npos);
+  CHECK(parse_error({"--map-by", "numa", "./a"}).find("'numa'") != std::string::npos);
   CHECK(parse_error({"-f", "/nonexistent/hosts", "./a"}).find("/nonexistent/hosts") !=
         std::string::npos);
 }
@@ -182,24 +182,43 @@ TEST_CASE("exit reports") {
   CHECK(signal_name(SIGINT) == "SIGINT");
 }
 
-TEST_CASE("--bind-to takes core, none or auto") {
+TEST_CASE("--bind-to, --map-by core|package, --rank-by and --report-bindings") {
   LaunchOptions o;
   std::string error;
-  REQUIRE(parse_args({"weftrun", "--bind-to", "none", "a"}, &o, &error));
-  CHECK(o.binding == Binding::kNone);
-  REQUIRE(parse_args({"weftrun", "--bind-to=core", "a"}, &o, &error));
-  CHECK(o.binding == Binding::kCore);
   REQUIRE(parse_args({"weftrun", "a"}, &o, &error));
-  CHECK(o.binding == Binding::kAuto);
-  CHECK_FALSE(parse_args({"weftrun", "--bind-to", "socket", "a"}, &o, &error));
-  CHECK(error == "invalid --bind-to 'socket' (want core, none or auto)");
-}
+  CHECK(o.binding.bind == Binding::kAuto);
+  CHECK(o.binding.map == NodeOrder::kCore);
+  CHECK(o.binding.rank == NodeOrder::kCore);
+  CHECK_FALSE(o.binding.report);
+  REQUIRE(parse_args({"weftrun", "--bind-to", "none", "a"}, &o, &error));
+  CHECK(o.binding.bind == Binding::kNone);
+  REQUIRE(parse_args({"weftrun", "--bind-to=core", "--report-bindings", "a"}, &o, &error));
+  CHECK(o.binding.bind == Binding::kCore);
+  CHECK_FALSE(o.binding.overload_allowed);
+  CHECK(o.binding.report);
+  REQUIRE(parse_args({"weftrun", "--bind-to", "core:overload-allowed", "a"}, &o, &error));
+  CHECK(o.binding.bind == Binding::kCore);
+  CHECK(o.binding.overload_allowed);
+  REQUIRE(parse_args({"weftrun", "--bind-to", "socket", "a"}, &o, &error));
+  CHECK(o.binding.bind == Binding::kPackage);
+  // --map-by package fills slots host by host and deals a node's ranks over its packages; the
+  // ranks follow that order unless --rank-by says otherwise (before or after it).
+  REQUIRE(parse_args({"weftrun", "--map-by", "package", "a"}, &o, &error));
+  CHECK(o.map_by == MapBy::kSlot);
+  CHECK(o.binding.map == NodeOrder::kPackage);
+  CHECK(o.binding.rank == NodeOrder::kPackage);
+  REQUIRE(parse_args({"weftrun", "--rank-by", "core", "--map-by=package", "a"}, &o, &error));
+  CHECK(o.binding.rank == NodeOrder::kCore);
+  REQUIRE(parse_args({"weftrun", "--map-by", "core", "--rank-by", "package", "a"}, &o, &error));
+  CHECK(o.binding.map == NodeOrder::kCore);
+  CHECK(o.binding.rank == NodeOrder::kPackage);
 
-TEST_CASE("ranks get a CPU each only when there are enough, unless binding is forced") {
-  const std::vector<int> cpus = {2, 5};
-  CHECK(plan_binding(Binding::kAuto, 2, cpus) == std::vector<int>{2, 5});
-  CHECK(plan_binding(Binding::kAuto, 3, cpus) == std::vector<int>{-1, -1, -1});
-  CHECK(plan_binding(Binding::kCore, 3, cpus) == std::vector<int>{2, 5, 2});
-  CHECK(plan_binding(Binding::kNone, 1, cpus) == std::vector<int>{-1});
-  CHECK(plan_binding(Binding::kAuto, 1, {}) == std::vector<int>{-1});
+  CHECK_FALSE(parse_args({"weftrun", "--bind-to", "l3cache", "a"}, &o, &error));
+  CHECK(error == "invalid --bind-to 'l3cache' (want core, package, none or auto)");
+  CHECK_FALSE(parse_args({"weftrun", "--bind-to", "core:spread", "a"}, &o, &error));
+  CHECK(error == "invalid --bind-to modifier 'spread' in 'core:spread' (want overload-allowed)");
+  CHECK_FALSE(parse_args({"weftrun", "--map-by", "numa", "a"}, &o, &error));
+  CHECK(error == "invalid --map-by 'numa' (want slot, node, core or package)");
+  CHECK_FALSE(parse_args({"weftrun", "--rank-by", "node", "a"}, &o, &error));
+  CHECK(error == "invalid --rank-by 'node' (want slot, core or package)");
 }

@@ -74,7 +74,7 @@ TEST_CASE("a JobSpec goes to weftd and back unchanged") {
   spec.apps = {a, b};
   spec.env = {"PATH=/usr/bin", "EMPTY="};
   spec.tag_output = true;
-  spec.binding = 2;
+  spec.binding = {Binding::kPackage, true, NodeOrder::kPackage, NodeOrder::kCore, true};
   JobSpec back;
   REQUIRE(decode_job_spec(encode_job_spec(spec), &back));
   CHECK(back.nspace == "weft.42");
@@ -86,7 +86,11 @@ TEST_CASE("a JobSpec goes to weftd and back unchanged") {
   CHECK(back.apps[1].env == b.env);
   CHECK(back.env == spec.env);
   CHECK(back.tag_output);
-  CHECK(back.binding == 2);
+  CHECK(back.binding.bind == Binding::kPackage);
+  CHECK(back.binding.overload_allowed);
+  CHECK(back.binding.map == NodeOrder::kPackage);
+  CHECK(back.binding.rank == NodeOrder::kCore);
+  CHECK(back.binding.report);
   CHECK(back.app_of(1) == 0);
   CHECK(back.app_of(2) == 1);
   CHECK(back.ranks_on(0) == std::vector<int>{0, 1, 4});
