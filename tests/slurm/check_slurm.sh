@@ -16,7 +16,7 @@ for tool in slurmctld slurmd srun salloc sinfo unshare; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (scripts/weft.sh installs Slurm)"; exit 77; }
 done
 
-dir=$(mktemp -d -p /var/tmp weft-slurm.XXXXXX)  # not under /tmp: each slurmd gets its own /tmp
+dir=$(mktemp -d -p /var/tmp weft-slurm.XXXXXX)
 out=$(mktemp) err=$(mktemp)
 cleanup() {
   "$here/slurm_cluster.sh" down "$dir"

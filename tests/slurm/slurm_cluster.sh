@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A throwaway Slurm cluster on this machine for tests: slurmctld and two slurmd's (simulated nodes
 # n1 and n2, Debian's slurmd runs several per host), auth/none, configuration and state in a
-# directory of its own, ports chosen by the caller. Each slurmd gets a private /tmp (its own mount
-# namespace) because Slurm's PMIx plugin makes per-step directories there that would collide.
+# directory of its own, ports chosen by the caller. Slurm's PMIx plugin makes per-step
+# directories under PMIxCliTmpDirBase that would collide between the two slurmd's, so each slurmd
+# runs in a mount namespace of its own where a directory of its node is bound over that base
+# (only there: nothing else of the file system, such as a build tree under /tmp, is hidden).
 #   slurm_cluster.sh up DIR PORT_BASE     starts it; waits until both nodes are idle
 #   slurm_cluster.sh down DIR             stops exactly the daemons `up` started (by pid)
 set -euo pipefail
@@ -40,14 +42,16 @@ JobAcctGatherType=jobacct_gather/none
 NodeName=n[1-2] NodeHostname=$host NodeAddr=127.0.0.1 Port=$((port + 2))-$((port + 3)) CPUs=2 RealMemory=1000 State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=10 State=UP OverSubscribe=FORCE:4
 CONF
+    mkdir -p "$dir/pmix"
+    echo "PMIxCliTmpDirBase=$dir/pmix" >"$dir/mpi.conf"
     export SLURM_CONF=$dir/slurm.conf
     slurmctld -D -i -f "$SLURM_CONF" >"$dir/slurmctld.out" 2>&1 &
     echo $! >"$dir/pids"
     for node in n1 n2; do
-      mkdir -p "$dir/spool-$node" "$dir/tmp-$node"
+      mkdir -p "$dir/spool-$node" "$dir/pmix-$node"
       unshare --mount --propagation private sh -c \
-        'mount --bind "$0" /tmp && exec slurmd -D -f "$1" -N "$2"' \
-        "$dir/tmp-$node" "$SLURM_CONF" "$node" >"$dir/slurmd-$node.out" 2>&1 &
+        'mount --bind "$0" "$3" && exec slurmd -D -f "$1" -N "$2"' \
+        "$dir/pmix-$node" "$SLURM_CONF" "$node" "$dir/pmix" >"$dir/slurmd-$node.out" 2>&1 &
       echo $! >>"$dir/pids"
     done
     for _ in $(seq 200); do
