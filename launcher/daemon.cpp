@@ -14,14 +14,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <map>
+#include <memory>
 
 #include "launcher/agent.hpp"
 #include "launcher/exit_report.hpp"
-#include "launcher/local_ranks.hpp"
-#include "launcher/pmix_server.hpp"
-#include "launcher/session_dir.hpp"
+#include "launcher/node_session.hpp"
 #include "launcher/sha256.hpp"
 #include "launcher/wakeup.hpp"
 #include "launcher/wire.hpp"
@@ -99,10 +97,10 @@ class NodeJob {
   std::string connect_, secret_;
   // The daemons this one starts in the start-up tree, by node.
   std::vector<std::pair<int, std::unique_ptr<Agent>>> children_;
-  std::string tmpdir_;
   int wake_[2] = {-1, -1};
-  PmixServer server_;
-  LocalRanks ranks_;
+  NodeSession session_;
+  PmixServer& server_ = session_.server();
+  LocalRanks& ranks_ = session_.ranks();
   std::map<uint32_t, void*> fences_;  // this node's fences awaiting every node's data
   uint32_t next_fence_ = 0;
   double kill_at_ = 0;
@@ -160,16 +158,10 @@ void NodeJob::wait_children() {
 
 std::string NodeJob::start() {
   start_children();
-  remove_stale_session_dirs(temp_base());
-  if (std::string e = create_session_dir(temp_base(), &tmpdir_); !e.empty()) return e;
   if (std::string e = open_wakeup(wake_, {SIGCHLD, SIGINT, SIGTERM, SIGHUP}); !e.empty()) return e;
-  if (std::string e = server_.start(tmpdir_, wake_[1], spec_.nodes[size_t(node_)], node_);
-      !e.empty())
-    return e;
-  if (std::string e = server_.register_job(spec_, node_); !e.empty()) return e;
   ranks_.set_log(
       [this](const std::string& line) { send(MsgType::kLog, BodyWriter().str(line).bytes()); });
-  std::string e = ranks_.start(spec_, node_, &server_, spec_.node_of_rank[0] == node_);
+  std::string e = session_.start(spec_, node_, wake_[1]);
   for (int r : spec_.ranks_on(node_)) {
     if (ranks_.pid_of(r) > 0) send(MsgType::kStarted, BodyWriter().i32(r).i32(ranks_.pid_of(r)).bytes());
   }
@@ -272,20 +264,9 @@ int NodeJob::run(const std::vector<Message>& early) {
   } else {
     loop();
   }
-  if (ranks_.running() > 0) {
-    ranks_.signal_all(SIGKILL);
-    while (ranks_.running() > 0) {
-      ranks_.reap([](int, pid_t, int) {});
-      usleep(1000);
-    }
-  }
+  session_.finish();
   channel_->flush_blocking(2000);
   wait_children();
-  server_.stop();
-  if (!tmpdir_.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove_all(tmpdir_, ignored);
-  }
   return error.empty() ? 0 : 1;
 }
 

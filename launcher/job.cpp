@@ -5,7 +5,6 @@
 // is returned. Ranks on this machine are weftrun's children; those on other hosts are weftd's.
 #include "launcher/job.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
@@ -13,8 +12,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,15 +19,10 @@
 #include "launcher/exit_report.hpp"
 #include "launcher/hang_report.hpp"
 #include "launcher/io_forward.hpp"
-#include "launcher/local_ranks.hpp"
-#include "launcher/pmix_server.hpp"
-#include "launcher/rank_env.hpp"
+#include "launcher/job_plan.hpp"
+#include "launcher/node_session.hpp"
 #include "launcher/remote_nodes.hpp"
-#include "launcher/session_dir.hpp"
-#include "launcher/spawn.hpp"
 #include "launcher/wakeup.hpp"
-
-extern char** environ;
 
 namespace weft::launcher {
 namespace {
@@ -38,19 +30,6 @@ namespace {
 constexpr double kKillGraceS = 0.5;    // SIGTERM, then SIGKILL after this long
 constexpr double kDrainS = 1.0;        // output still open this long after all ranks ended is dropped
 constexpr double kNodeReportS = 5.0;   // how long an ending job waits for other nodes' reports
-
-std::string this_host() {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return host;
-}
-
-// A host name that means the machine weftrun runs on.
-bool is_this_host(const std::string& name) {
-  const std::string me = this_host();
-  return name == "localhost" || name == "127.0.0.1" || name == me ||
-         name == me.substr(0, me.find('.'));
-}
 
 struct RankState {
   pid_t pid = -1;
@@ -98,8 +77,9 @@ class Job final : public RemoteNodes::Events {
   const LaunchOptions& options_;
   JobSpec spec_;
   int local_node_ = -1;  // the node that is this machine, if any
-  PmixServer server_;
-  LocalRanks local_;
+  NodeSession node_;  // this machine's ranks, when it has some
+  PmixServer& server_ = node_.server();
+  LocalRanks& local_ = node_.ranks();
   RemoteNodes remote_;
   std::vector<RankState> ranks_;
   int ended_ = 0;
@@ -111,7 +91,6 @@ class Job final : public RemoteNodes::Events {
   };
   std::map<uint32_t, Gather> fences_;
   uint32_t local_fences_ = 0;
-  std::string tmpdir_;
   int wake_[2] = {-1, -1};
   std::optional<int> exit_code_;  // set once the job is ending
   double kill_at_ = 0;             // when SIGKILL follows SIGTERM
@@ -125,45 +104,10 @@ class Job final : public RemoteNodes::Events {
   bool report_ends_job_ = false;
 };
 
-// The JobSpec: placement, app contexts with their programs found, the common environment.
+// The JobSpec, and a line forwarder for each rank's output.
 std::string Job::plan() {
-  Placement placement;
-  if (options_.hosts.empty()) {
-    placement.nodes = {this_host()};
-    placement.node_of_rank.assign(size_t(options_.nranks), 0);
-  } else {
-    std::string error;
-    if (!place_ranks(options_.hosts, options_.nranks, options_.map_by, options_.per_node,
-                     &placement, &error))
-      return error;
-  }
-  spec_.nspace = "weft." + std::to_string(getpid());
-  spec_.nodes = placement.nodes;
-  spec_.node_of_rank = placement.node_of_rank;
-  for (size_t n = 0; n < spec_.nodes.size() && local_node_ < 0; ++n)
-    if (options_.hosts.empty() || is_this_host(spec_.nodes[n])) local_node_ = int(n);
-  // Each app context's program found and directory checked now, so that a mistake is one clear
-  // line before any rank starts (other hosts are assumed to have the same paths).
-  for (const AppContext& given : options_.apps) {
-    AppContext app = given;
-    std::string error;
-    app.argv[0] = resolve_program(given.argv[0], &error);
-    if (app.argv[0].empty()) return error;
-    if (app.wdir.empty()) app.wdir = options_.wdir;
-    std::error_code ec;
-    if (!app.wdir.empty() && !std::filesystem::is_directory(app.wdir, ec))
-      return "cannot use '" + app.wdir + "' as the working directory of " + given.argv[0] + ": " +
-             (ec ? ec.message() : "not a directory");
-    spec_.apps.push_back(std::move(app));
-  }
-  EnvMap env = job_environment(parse_environ(environ), options_, spec_.nodes.size() == 1);
-  env["WEFT_STATE_SIGNAL"] = std::to_string(state_signal());
-  spec_.env = to_strings(env);
-  spec_.tag_output = options_.tag_output;
-  spec_.binding = options_.binding;
-  spec_.launch_agent = options_.launch_agent;
-  spec_.fanout = options_.fanout;
-  spec_.launcher_node = local_node_;
+  if (std::string e = plan_job(options_, &spec_); !e.empty()) return e;
+  local_node_ = spec_.launcher_node;
   ranks_.resize(size_t(spec_.nranks()));
   for (size_t r = 0; r < ranks_.size(); ++r) {
     const std::string prefix = options_.tag_output ? "[" + std::to_string(r) + "] " : "";
@@ -182,15 +126,7 @@ std::string Job::start() {
     if (std::string e = remote_.start(spec_, options_.launcher_address); !e.empty()) return e;
   }
   if (local_node_ < 0) return {};
-  // Launchers killed with SIGKILL could not remove their session directories: do it for them.
-  remove_stale_session_dirs(temp_base());
-  if (std::string e = create_session_dir(temp_base(), &tmpdir_); !e.empty()) return e;
-  if (std::string e = server_.start(tmpdir_, wake_[1], spec_.nodes[size_t(local_node_)],
-                                    local_node_);
-      !e.empty())
-    return e;
-  if (std::string e = server_.register_job(spec_, local_node_); !e.empty()) return e;
-  std::string e = local_.start(spec_, local_node_, &server_, spec_.node_of_rank[0] == local_node_);
+  std::string e = node_.start(spec_, local_node_, wake_[1]);
   for (int r : spec_.ranks_on(local_node_)) ranks_[size_t(r)].pid = local_.pid_of(r);
   return e;
 }
@@ -311,7 +247,7 @@ void Job::loop() {
       if (drain_until == 0) drain_until = now + kDrainS;
       if (now >= drain_until && remote_.all_done()) break;
     }
-    if (exit_code_ && now >= give_up_at_) break;  // other nodes did not report in time
+    if (exit_code_ && now >= give_up_at_) { if (getenv("DBG")) { for (size_t r = 0; r < ranks_.size(); ++r) if (!ranks_[r].ended) fprintf(stderr, "DBG rank %zu node %d pid %d not ended\n", r, spec_.node_of_rank[r], ranks_[r].pid); } break; }  // other nodes did not report in time
     // A job past its time first reports what each rank is blocked in, then ends.
     if (deadline > 0 && now >= deadline && !exit_code_ && report_due_ == 0) request_state(true);
     if (report_due_ > 0 &&
@@ -386,13 +322,10 @@ int Job::run() {
     }
   }
   if (!exit_code_ || !local_.empty() || !remote_.empty()) loop();
+  if (getenv("DBG")) fprintf(stderr, "DBG loop done %f\n", now_s());
   remote_.shutdown(5.0);
-  local_.signal_all(SIGKILL);  // only possible after a start failure or a give-up
-  server_.stop();
-  if (!tmpdir_.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove_all(tmpdir_, ignored);
-  }
+  if (getenv("DBG")) fprintf(stderr, "DBG shutdown done %f\n", now_s());
+  node_.finish();  // kills only what a start failure or a give-up left running
   return exit_code_.value_or(0);
 }
 

@@ -1,0 +1,40 @@
+// Starting and ending one node's part of a job.
+#include "launcher/node_session.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "launcher/session_dir.hpp"
+
+namespace weft::launcher {
+
+std::string NodeSession::start(const JobSpec& spec, int node, int notify_fd) {
+  // Launchers killed with SIGKILL could not remove their session directories: do it for them.
+  remove_stale_session_dirs(temp_base());
+  if (std::string e = create_session_dir(temp_base(), &tmpdir_); !e.empty()) return e;
+  if (std::string e = server_.start(tmpdir_, notify_fd, spec.nodes[size_t(node)], node);
+      !e.empty())
+    return e;
+  if (std::string e = server_.register_job(spec, node); !e.empty()) return e;
+  return ranks_.start(spec, node, &server_, spec.node_of_rank[0] == node);
+}
+
+void NodeSession::finish() {
+  ranks_.signal_all(SIGKILL);  // also whatever the ranks left in their process group
+  if (ranks_.running() > 0) {
+    while (ranks_.running() > 0) {
+      ranks_.reap([](int, pid_t, int) {});
+      usleep(1000);
+    }
+  }
+  server_.stop();
+  if (!tmpdir_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(tmpdir_, ignored);
+    tmpdir_.clear();
+  }
+}
+
+}  // namespace weft::launcher
