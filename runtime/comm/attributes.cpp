@@ -13,11 +13,27 @@ namespace weft {
 namespace {
 
 const char* keyval_arg(AttrKind kind) {
-  return kind == AttrKind::kComm ? "comm_keyval" : "type_keyval";
+  switch (kind) {
+    case AttrKind::kComm:
+      return "comm_keyval";
+    case AttrKind::kDatatype:
+      return "type_keyval";
+    case AttrKind::kWin:
+      break;
+  }
+  return "win_keyval";
 }
 
 const char* kind_name(AttrKind kind) {
-  return kind == AttrKind::kComm ? "communicator" : "datatype";
+  switch (kind) {
+    case AttrKind::kComm:
+      return "communicator";
+    case AttrKind::kDatatype:
+      return "datatype";
+    case AttrKind::kWin:
+      break;
+  }
+  return "window";
 }
 
 // A callback's error code as a Status: its class (MPI_ERR_OTHER if it is not a valid code) and
@@ -190,5 +206,7 @@ Status attributes_on_type_dup(MPI_Datatype old_type, MPI_Datatype new_type) {
 Status attributes_on_type_free(MPI_Datatype type) {
   return attributes().delete_all(AttrKind::kDatatype, type);
 }
+
+Status attributes_on_win_free(MPI_Win win) { return attributes().delete_all(AttrKind::kWin, win); }
 
 }  // namespace weft

@@ -1,7 +1,7 @@
-// Attribute caching (MPI_Comm_*_attr, MPI_Type_*_attr): keyvals with copy and delete callbacks,
-// and the attributes set on each object, kept here by object kind and handle so that
-// communicators and datatypes carry no fields for them. A keyval freed by the user lives on
-// until the last attribute set with it is deleted (MPI 4.0 §7.7.2).
+// Attribute caching (MPI_Comm_*_attr, MPI_Type_*_attr, MPI_Win_*_attr): keyvals with copy and
+// delete callbacks, and the attributes set on each object, kept here by object kind and handle
+// so that communicators, datatypes and windows carry no fields for them. A keyval freed by the
+// user lives on until the last attribute set with it is deleted (MPI 4.0 §7.7.2).
 // Threads: MPI_THREAD_SERIALIZED at most, so the table takes no lock. Callbacks may call MPI
 // (even on this table): no iterator or reference into the table is held across a callback.
 #pragma once
@@ -14,9 +14,9 @@
 
 namespace weft {
 
-enum class AttrKind : unsigned char { kComm, kDatatype };
+enum class AttrKind : unsigned char { kComm, kDatatype, kWin };
 
-// The callback types of both kinds: MPI_Comm and MPI_Datatype are both int handles.
+// The callback types of every kind: MPI_Comm, MPI_Datatype and MPI_Win are all int handles.
 using AttrCopyFn = int(int old_handle, int keyval, void* extra_state, void* value_in,
                        void* value_out, int* flag);
 using AttrDeleteFn = int(int handle, int keyval, void* value, void* extra_state);
@@ -83,5 +83,7 @@ Status attributes_on_comm_free(MPI_Comm comm);
 // The same for the datatype code (runtime/datatype*): MPI_Type_dup, and MPI_Type_free.
 Status attributes_on_type_dup(MPI_Datatype old_type, MPI_Datatype new_type);
 Status attributes_on_type_free(MPI_Datatype type);
+// MPI_Win_free (rma/), before the handle is released; windows are never duplicated.
+Status attributes_on_win_free(MPI_Win win);
 
 }  // namespace weft

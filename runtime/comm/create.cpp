@@ -23,16 +23,6 @@ Status allreduce_and(Comm& comm, uint64_t* words, size_t n) {
   return coll::run_blocking(comm, spec);
 }
 
-// Every rank's `bytes` of `mine`, in rank order, into `all`.
-Status allgather(Comm& comm, const void* mine, size_t bytes, void* all) {
-  coll::CallSpec spec;
-  spec.args.kind = coll::CollKind::kAllgather;
-  spec.args.blocks = coll::packed_blocks(comm.size, bytes);
-  spec.binding.send = mine;
-  spec.binding.recv = all;
-  return coll::run_blocking(comm, spec);
-}
-
 // The communicator for `members` on a newly agreed context, or MPI_COMM_NULL for a non-member.
 Status build(Comm& parent, const groups::Members& members, MPI_Comm* out) {
   const bool member = groups::rank_of(members, my_world_rank()) != MPI_UNDEFINED;
@@ -43,6 +33,30 @@ Status build(Comm& parent, const groups::Members& members, MPI_Comm* out) {
 }
 
 }  // namespace
+
+Status internal_allgather(Comm& comm, const void* mine, size_t bytes, void* all) {
+  coll::CallSpec spec;
+  spec.args.kind = coll::CollKind::kAllgather;
+  spec.args.blocks = coll::packed_blocks(comm.size, bytes);
+  spec.binding.send = mine;
+  spec.binding.recv = all;
+  return coll::run_blocking(comm, spec);
+}
+
+Status internal_bcast(Comm& comm, void* buf, size_t bytes, int root) {
+  coll::CallSpec spec;
+  spec.args.kind = coll::CollKind::kBcast;
+  spec.args.root = root;
+  spec.args.bytes = bytes;
+  spec.binding.recv = buf;
+  return coll::run_blocking(comm, spec);
+}
+
+Status internal_barrier(Comm& comm) {
+  coll::CallSpec spec;
+  spec.args.kind = coll::CollKind::kBarrier;
+  return coll::run_blocking(comm, spec);
+}
 
 coll::CallSpec bitwise_and_call(uint64_t* words, size_t n) {
   coll::CallSpec spec;
@@ -121,7 +135,7 @@ Status comm_free(MPI_Comm handle) {
 Status comm_split(Comm& parent, int color, int key, MPI_Comm* out) {
   const int mine[2] = {color, key};
   std::vector<int> all(2 * size_t(parent.size));
-  WEFT_TRY(allgather(parent, mine, sizeof mine, all.data()));
+  WEFT_TRY(internal_allgather(parent, mine, sizeof mine, all.data()));
   std::vector<std::pair<int, int>> chosen;  // (key, parent rank) of the ranks with my color
   if (color != MPI_UNDEFINED) {
     for (int r = 0; r < parent.size; ++r)
@@ -143,7 +157,7 @@ Status comm_split_type(Comm& parent, int split_type, int key, MPI_Comm* out) {
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   world().kvs->job().hostname.copy(host, sizeof host - 1);
   std::vector<char> hosts(size_t(parent.size) * sizeof host);
-  WEFT_TRY(allgather(parent, host, sizeof host, hosts.data()));
+  WEFT_TRY(internal_allgather(parent, host, sizeof host, hosts.data()));
   int color = MPI_UNDEFINED;
   if (split_type == MPI_COMM_TYPE_SHARED) {
     for (int r = 0; r < parent.size && color == MPI_UNDEFINED; ++r)

@@ -50,6 +50,11 @@ MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhan
 // says; a given info object is read now (the caller may free it at once).
 Status start_comm_idup(Comm& parent, DupHints hints, MPI_Comm* newcomm, Request** out);
 
+// Collectives the library runs for itself (blocking, bytes only): every rank's `bytes` of
+// `mine` into `all` in rank order; `root`'s `bytes` at `buf` to every rank's `buf`; a barrier.
+Status internal_allgather(Comm& comm, const void* mine, size_t bytes, void* all);
+Status internal_bcast(Comm& comm, void* buf, size_t bytes, int root);
+Status internal_barrier(Comm& comm);
 // The allreduce (in place) of `n` words with MPI_BAND on MPI_UINT64_T.
 coll::CallSpec bitwise_and_call(uint64_t* words, size_t n);
 int my_world_rank();

@@ -1,0 +1,145 @@
+// Load/store and cross-memory-attach access to target memory (rma/access.hpp).
+#include "rma/access.hpp"
+
+#include <sys/uio.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "rma/locks.hpp"
+
+namespace weft::rma {
+namespace {
+
+unsigned char* local_address(const Target& t, uint64_t address) {
+  return reinterpret_cast<unsigned char*>(reinterpret_cast<uintptr_t>(t.mapped) +
+                                          uintptr_t(address - t.base));
+}
+
+Status cma_error(const Target& t, const char* call, uint64_t address) {
+  const int e = errno;
+  const int cls = e == EFAULT ? MPI_ERR_RMA_RANGE : MPI_ERR_RMA_CONFLICT;
+  char at[32];
+  std::snprintf(at, sizeof at, "%#llx", static_cast<unsigned long long>(address));
+  return Status::error(cls, std::string(call) + " of the window memory of rank " +
+                                std::to_string(t.world_rank) + " (pid " + std::to_string(t.pid) +
+                                ") at " + at + " failed: " + std::strerror(e) +
+                                (e == EFAULT ? " (no window memory there)" : ""));
+}
+
+// One cross-memory transfer of the runs, IOV_MAX runs per system call, retrying short ones.
+Status cma_transfer(const TargetSpan& span, unsigned char* packed, bool write) {
+  const Target& t = *span.target;
+  constexpr size_t kBatch = 512;
+  iovec local[kBatch], remote[kBatch];
+  const std::vector<Run>& runs = *span.runs;
+  size_t done = 0;
+  for (size_t first = 0; first < runs.size(); first += kBatch) {
+    const size_t n = std::min(kBatch, runs.size() - first);
+    size_t want = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const Run& r = runs[first + i];
+      remote[i] = {reinterpret_cast<void*>(span.address + uint64_t(r.offset)), r.bytes};
+      local[i] = {packed + done + want, r.bytes};
+      want += r.bytes;
+    }
+    const ssize_t got = write ? process_vm_writev(t.pid, local, n, remote, n, 0)
+                              : process_vm_readv(t.pid, local, n, remote, n, 0);
+    if (got < 0) return cma_error(t, write ? "process_vm_writev" : "process_vm_readv",
+                                  span.address + uint64_t(runs[first].offset));
+    if (size_t(got) != want) {
+      // A partial transfer stops at a run that is not (all) mapped in the target.
+      errno = EFAULT;
+      return cma_error(t, write ? "process_vm_writev" : "process_vm_readv", span.address);
+    }
+    done += want;
+  }
+  return Status::success();
+}
+
+size_t total_bytes(const std::vector<Run>& runs) {
+  size_t n = 0;
+  for (const Run& r : runs) n += r.bytes;
+  return n;
+}
+
+void combine(const Combine& how, const unsigned char* in, unsigned char* inout, size_t bytes) {
+  if (how.no_op) return;
+  if (how.replace) {
+    std::memmove(inout, in, bytes);
+    return;
+  }
+  how.reduction->apply(in, inout, bytes / how.reduction->elem_size);
+}
+
+}  // namespace
+
+Status write_runs(const TargetSpan& span, const unsigned char* packed) {
+  const Target& t = *span.target;
+  if (t.reach == Reach::kMapped) {
+    for (const Run& r : *span.runs) {
+      std::memcpy(local_address(t, span.address + uint64_t(r.offset)), packed, r.bytes);
+      packed += r.bytes;
+    }
+    return Status::success();
+  }
+  return cma_transfer(span, const_cast<unsigned char*>(packed), true);
+}
+
+Status read_runs(const TargetSpan& span, unsigned char* packed) {
+  const Target& t = *span.target;
+  if (t.reach == Reach::kMapped) {
+    for (const Run& r : *span.runs) {
+      std::memcpy(packed, local_address(t, span.address + uint64_t(r.offset)), r.bytes);
+      packed += r.bytes;
+    }
+    return Status::success();
+  }
+  return cma_transfer(span, packed, false);
+}
+
+Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, const Combine& how,
+                       unsigned char* old) {
+  const Target& t = *span.target;
+  AccumulateGuard hold(t.control);
+  if (t.reach == Reach::kMapped) {
+    for (const Run& r : *span.runs) {
+      unsigned char* at = local_address(t, span.address + uint64_t(r.offset));
+      if (old != nullptr) {
+        std::memcpy(old, at, r.bytes);
+        old += r.bytes;
+      }
+      if (how.no_op) continue;
+      combine(how, packed, at, r.bytes);
+      packed += r.bytes;
+    }
+    return Status::success();
+  }
+  // Another process's memory: fetch it, combine here, write it back, all under the mutex.
+  const size_t bytes = total_bytes(*span.runs);
+  std::unique_ptr<unsigned char[]> current(new unsigned char[bytes]);
+  WEFT_TRY(cma_transfer(span, current.get(), false));
+  if (old != nullptr) std::memcpy(old, current.get(), bytes);
+  if (how.no_op) return Status::success();
+  combine(how, packed, current.get(), bytes);
+  return cma_transfer(span, current.get(), true);
+}
+
+Status compare_and_swap(const TargetSpan& span, const void* value, const void* compare,
+                        void* old, size_t bytes) {
+  const Target& t = *span.target;
+  AccumulateGuard hold(t.control);
+  if (t.reach == Reach::kMapped) {
+    unsigned char* at = local_address(t, span.address);
+    std::memcpy(old, at, bytes);
+    if (std::memcmp(at, compare, bytes) == 0) std::memcpy(at, value, bytes);
+    return Status::success();
+  }
+  WEFT_TRY(cma_transfer(span, static_cast<unsigned char*>(old), false));
+  if (std::memcmp(old, compare, bytes) != 0) return Status::success();
+  return cma_transfer(span, static_cast<unsigned char*>(const_cast<void*>(value)), true);
+}
+
+}  // namespace weft::rma

@@ -1,0 +1,189 @@
+// Window creation and free (rma/create.hpp).
+#include "rma/create.hpp"
+
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "coll/coll.hpp"
+#include "runtime/comm/attributes.hpp"
+#include "runtime/comm/create.hpp"
+#include "runtime/comm/errhandler.hpp"
+#include "runtime/world.hpp"
+
+namespace weft::rma {
+namespace {
+
+// What every member tells the others at creation.
+struct Member {
+  uint64_t base = 0;
+  uint64_t size = 0;
+  uint64_t disp_unit = 1;
+  uint64_t probe = 0;  // address of kProbeWord in its address space
+  int32_t pid = 0;
+  int32_t world_rank = 0;
+};
+
+// Read by the other members on this node through process_vm_readv to learn, before any data
+// moves, whether cross-memory attach is allowed between them.
+const uint64_t kProbeWord = 0x5745465450524f42ULL;
+
+// The hints MPI_Win_get_info reports: the given ones, and the defaults of those not given.
+InfoEntries window_hints(MPI_Info info) {
+  InfoEntries hints = {{"no_locks", "false"},
+                       {"accumulate_ordering", "rar,raw,war,waw"},
+                       {"accumulate_ops", "same_op_no_op"},
+                       {"same_size", "false"},
+                       {"same_disp_unit", "false"},
+                       {"alloc_shared_noncontig", "false"}};
+  const InfoEntries* given = nullptr;
+  if (info == MPI_INFO_NULL || !infos().entries(info, "info", &given).ok()) return hints;
+  for (const auto& [key, value] : *given) {
+    bool known = false;
+    for (auto& [k, v] : hints) {
+      if (k == key) {
+        v = value;
+        known = true;
+      }
+    }
+    if (!known) hints.emplace_back(key, value);
+  }
+  return hints;
+}
+
+bool hint_true(const InfoEntries& hints, const char* key) {
+  for (const auto& [k, v] : hints)
+    if (k == key) return v == "true";
+  return false;
+}
+
+// Whether this process may read `m`'s memory with process_vm_readv.
+bool cma_allowed(const Member& m) {
+  uint64_t word = 0;
+  iovec local{&word, sizeof word};
+  iovec remote{reinterpret_cast<void*>(m.probe), sizeof word};
+  return process_vm_readv(m.pid, &local, 1, &remote, 1, 0) == ssize_t(sizeof word) &&
+         word == kProbeWord;
+}
+
+Status agree(Comm& comm, bool ok) {
+  uint64_t all = ok ? 1 : 0;
+  coll::CallSpec spec = bitwise_and_call(&all, 1);
+  WEFT_TRY(coll::run_blocking(comm, spec));
+  return all ? Status::success()
+             : Status::error(MPI_ERR_WIN, "cross-memory attach (process_vm_readv) between the "
+                                          "processes of one node is not permitted here, and "
+                                          "MPI_Win_create/MPI_Win_create_dynamic windows need it");
+}
+
+}  // namespace
+
+Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Win* out) {
+  auto w = std::make_unique<Window>();
+  w->flavor = spec.flavor;
+  w->rank = comm.rank;
+  w->size = comm.size;
+  w->bytes = spec.bytes;
+  w->disp_unit = spec.disp_unit;
+  w->hints = window_hints(spec.info);
+  w->errhandler = MPI_ERRORS_ARE_FATAL;  // MPI 4.1 §9.3.2: windows start with it
+  errhandler_retain(w->errhandler);
+
+  // A private communicator for the window's own synchronisation traffic.
+  uint32_t pair = 0;
+  WEFT_TRY(agree_context(comm, true, &pair));
+  w->comm = register_comm(comm.world_ranks, pair, MPI_ERRORS_RETURN);
+  Comm& wc = *world().comms.find(w->comm);
+
+  // The members on this node, in window rank order, share a segment.
+  MPI_Comm node_handle = MPI_COMM_NULL;
+  WEFT_TRY(comm_split_type(wc, MPI_COMM_TYPE_SHARED, wc.rank, &node_handle));
+  Comm& node = *world().comms.find(node_handle);
+  if (spec.flavor == MPI_WIN_FLAVOR_SHARED && node.size != wc.size) {
+    (void)comm_free(node_handle);
+    return Status::error(MPI_ERR_RMA_SHARED,
+                         "the communicator spans more than one node (" +
+                             std::to_string(node.size) + " of its " + std::to_string(wc.size) +
+                             " ranks are on this one); shared-memory windows need all on one");
+  }
+  const bool allocates =
+      spec.flavor == MPI_WIN_FLAVOR_ALLOCATE || spec.flavor == MPI_WIN_FLAVOR_SHARED;
+  std::vector<uint64_t> data(size_t(node.size), 0);
+  const uint64_t mine = allocates ? spec.bytes : 0;
+  Status s = internal_allgather(node, &mine, sizeof mine, data.data());
+  if (s.ok()) {
+    const bool contiguous =
+        spec.flavor == MPI_WIN_FLAVOR_SHARED && !hint_true(w->hints, "alloc_shared_noncontig");
+    s = NodeSegment::create(node, data, contiguous, &w->segment);
+  }
+  std::vector<int> node_world = node.world_ranks;
+  const int my_local = node.rank;
+  (void)comm_free(node_handle);
+  WEFT_TRY(s);
+
+  w->base = allocates ? static_cast<void*>(w->segment->data(my_local)) : spec.base;
+  if (spec.flavor == MPI_WIN_FLAVOR_DYNAMIC) w->base = nullptr;
+  Member me;
+  me.base = uint64_t(reinterpret_cast<uintptr_t>(w->base));
+  me.size = spec.bytes;
+  me.disp_unit = spec.disp_unit;
+  me.probe = uint64_t(reinterpret_cast<uintptr_t>(&kProbeWord));
+  me.pid = int32_t(getpid());
+  me.world_rank = my_world_rank();
+  std::vector<Member> members(size_t(wc.size));
+  WEFT_TRY(internal_allgather(wc, &me, sizeof me, members.data()));
+
+  bool cma_ok = true;
+  w->targets.resize(size_t(wc.size));
+  for (int r = 0; r < wc.size; ++r) {
+    const Member& m = members[size_t(r)];
+    Target& t = w->targets[size_t(r)];
+    t.base = m.base;
+    t.size = m.size;
+    t.disp_unit = m.disp_unit;
+    t.pid = m.pid;
+    t.world_rank = m.world_rank;
+    int local = -1;
+    for (size_t i = 0; i < node_world.size(); ++i)
+      if (node_world[i] == m.world_rank) local = int(i);
+    if (local < 0) continue;  // another node: kRemote
+    t.control = w->segment->control(local);
+    if (allocates) {
+      t.reach = Reach::kMapped;
+      t.mapped = w->segment->data(local);
+    } else if (r == wc.rank) {
+      t.reach = Reach::kMapped;  // its own memory, at its own addresses
+      t.mapped = reinterpret_cast<unsigned char*>(uintptr_t(m.base));
+    } else {
+      t.reach = Reach::kCma;
+      if (cma_ok) cma_ok = cma_allowed(m);
+    }
+  }
+  if (!allocates) WEFT_TRY(agree(wc, cma_ok));
+  if (base_out != nullptr) *base_out = w->base;
+  *out = windows().add(std::move(w));
+  return Status::success();
+}
+
+Status free_window(Window& w) {
+  const Epochs& e = w.epochs;
+  if (!e.locks.empty() || e.lock_all || e.access_open || e.exposure_open) {
+    return Status::error(MPI_ERR_RMA_SYNC,
+                         w.display_name() + " still has an epoch open (" +
+                             (e.access_open     ? "MPI_Win_start without MPI_Win_complete"
+                              : e.exposure_open ? "MPI_Win_post without MPI_Win_wait"
+                                                : "a lock not released by MPI_Win_unlock") +
+                             ")");
+  }
+  // Every member's operations on every target are over once all have arrived here.
+  Comm* wc = world().comms.find(w.comm);
+  WEFT_TRY(internal_barrier(*wc));
+  WEFT_TRY(attributes_on_win_free(w.handle));
+  errhandler_release(w.errhandler);
+  (void)comm_free(w.comm);
+  windows().remove(w.handle);
+  return Status::success();
+}
+
+}  // namespace weft::rma

@@ -1,0 +1,178 @@
+// Put, get and the accumulates (rma/operations.hpp): resolve the target span, move the origin
+// side through a packed copy only when its datatype is not contiguous.
+#include "rma/operations.hpp"
+
+#include <memory>
+#include <string>
+
+#include "rma/access.hpp"
+#include "rma/sync.hpp"
+#include "runtime/world.hpp"
+
+namespace weft::rma {
+namespace {
+
+// The target side resolved: where the data lands and how many bytes it spans.
+struct Resolved {
+  TargetSpan span;
+  std::vector<Run> runs;
+  size_t bytes = 0;
+};
+
+Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
+  if (t.rank < 0 || t.rank >= w.size)
+    return Status::error(MPI_ERR_RANK, "invalid target_rank=" + std::to_string(t.rank) + " (" +
+                                           w.display_name() + " has " + std::to_string(w.size) +
+                                           " ranks)");
+  WEFT_TRY(check_access(w, t.rank));
+  const Target& target = w.targets[size_t(t.rank)];
+  if (target.reach == Reach::kRemote)
+    return Status::error(MPI_ERR_UNSUPPORTED_OPERATION,
+                         "target_rank=" + std::to_string(t.rank) + " of " + w.display_name() +
+                             " is on another node: one-sided communication across nodes is "
+                             "not built yet");
+  out->runs = datatype_runs(*t.type, t.count);
+  out->bytes = t.type->size() * t.count;
+  const bool dynamic = w.flavor == MPI_WIN_FLAVOR_DYNAMIC;
+  const ptrdiff_t start = ptrdiff_t(t.disp) * ptrdiff_t(dynamic ? 1 : target.disp_unit);
+  if (!dynamic && !out->runs.empty()) {
+    ptrdiff_t lo = out->runs.front().offset, hi = lo;
+    for (const Run& r : out->runs) {
+      lo = std::min(lo, r.offset);
+      hi = std::max(hi, r.offset + ptrdiff_t(r.bytes));
+    }
+    if (start + lo < 0 || start + hi > ptrdiff_t(target.size))
+      return Status::error(MPI_ERR_RMA_RANGE,
+                           "target_disp=" + std::to_string(t.disp) + " with " +
+                               std::to_string(t.count) + " x " + t.type->label() +
+                               " reaches bytes [" + std::to_string(start + lo) + ", " +
+                               std::to_string(start + hi) + ") of rank " +
+                               std::to_string(t.rank) + "'s window of " +
+                               std::to_string(target.size) + " bytes");
+  }
+  out->span.target = &target;
+  out->span.address = (dynamic ? 0 : target.base) + uint64_t(start);
+  out->span.runs = &out->runs;
+  return Status::success();
+}
+
+Status check_sizes(const Typed& origin, const Resolved& r, const char* what) {
+  const size_t bytes = origin.type->size() * origin.count;
+  if (bytes == r.bytes) return Status::success();
+  return Status::error(MPI_ERR_TYPE, std::string(what) + " holds " + std::to_string(bytes) +
+                                         " bytes of data and the target side " +
+                                         std::to_string(r.bytes) +
+                                         " (their type signatures must match)");
+}
+
+// The origin's data as packed bytes: the buffer itself when contiguous, else a packed copy.
+const unsigned char* packed_origin(const Typed& o, std::unique_ptr<unsigned char[]>* hold) {
+  if (o.type->is_contiguous(o.count))
+    return static_cast<const unsigned char*>(o.type->data_start(o.buf));
+  hold->reset(new unsigned char[o.type->size() * o.count]);
+  o.type->pack(o.buf, o.count, hold->get());
+  return hold->get();
+}
+
+// The reduction an accumulate applies at the target: a predefined op on the target's one
+// predefined type, which the origin must share.
+Status bind_op(const Typed& origin, const TargetRef& t, MPI_Op op, Reduction* red,
+               Combine* how) {
+  if (op == MPI_REPLACE || op == MPI_NO_OP) {
+    how->replace = op == MPI_REPLACE;
+    how->no_op = op == MPI_NO_OP;
+  } else if (op >= kFirstUserOp) {
+    return Status::error(MPI_ERR_OP, "invalid op=" + op_name(op) +
+                                         " (one-sided accumulates take predefined operations "
+                                         "only, MPI 4.1 §12.3.4)");
+  } else {
+    WEFT_TRY(world().ops.bind(op, *t.type, red));
+    how->reduction = red;
+  }
+  const MPI_Datatype basic = t.type->basic_type();
+  if (t.count > 0 && basic == MPI_DATATYPE_NULL)
+    return Status::error(MPI_ERR_TYPE, std::string("invalid target_datatype=") + t.type->label() +
+                                           " (accumulates need a type made of one predefined "
+                                           "type)");
+  if (origin.count > 0 && origin.type->basic_type() != basic)
+    return Status::error(MPI_ERR_TYPE, std::string("origin_datatype=") + origin.type->label() +
+                                           " and target_datatype=" + t.type->label() +
+                                           " are not made of the same predefined type");
+  return Status::success();
+}
+
+// Gathered result bytes into the result buffer.
+void deliver(const Typed& result, const unsigned char* packed) {
+  result.type->unpack(packed, result.count, const_cast<void*>(result.buf));
+}
+
+}  // namespace
+
+Status put(Window& w, const Typed& origin, const TargetRef& target) {
+  if (target.rank == MPI_PROC_NULL) return Status::success();
+  Resolved r;
+  WEFT_TRY(resolve(w, target, &r));
+  WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
+  std::unique_ptr<unsigned char[]> hold;
+  return write_runs(r.span, packed_origin(origin, &hold));
+}
+
+Status get(Window& w, const Typed& origin, const TargetRef& target) {
+  if (target.rank == MPI_PROC_NULL) return Status::success();
+  Resolved r;
+  WEFT_TRY(resolve(w, target, &r));
+  WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
+  if (origin.type->is_contiguous(origin.count))
+    return read_runs(r.span, static_cast<unsigned char*>(origin.type->data_start(origin.buf)));
+  std::unique_ptr<unsigned char[]> packed(new unsigned char[r.bytes]);
+  WEFT_TRY(read_runs(r.span, packed.get()));
+  deliver(origin, packed.get());
+  return Status::success();
+}
+
+Status accumulate(Window& w, const Typed& origin, const TargetRef& target, MPI_Op op) {
+  if (target.rank == MPI_PROC_NULL) return Status::success();
+  Reduction red;
+  Combine how;
+  WEFT_TRY(bind_op(origin, target, op, &red, &how));
+  Resolved r;
+  WEFT_TRY(resolve(w, target, &r));
+  if (how.no_op) return Status::success();
+  WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
+  std::unique_ptr<unsigned char[]> hold;
+  return accumulate_runs(r.span, packed_origin(origin, &hold), how, nullptr);
+}
+
+Status get_accumulate(Window& w, const Typed& origin, const Typed& result,
+                      const TargetRef& target, MPI_Op op) {
+  if (target.rank == MPI_PROC_NULL) return Status::success();
+  Reduction red;
+  Combine how;
+  WEFT_TRY(bind_op(origin, target, op, &red, &how));
+  Resolved r;
+  WEFT_TRY(resolve(w, target, &r));
+  if (!how.no_op) WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
+  WEFT_TRY(check_sizes(result, r, "the result buffer"));
+  std::unique_ptr<unsigned char[]> hold, old;
+  const unsigned char* in = how.no_op ? nullptr : packed_origin(origin, &hold);
+  unsigned char* into = nullptr;
+  if (result.type->is_contiguous(result.count)) {
+    into = static_cast<unsigned char*>(result.type->data_start(result.buf));
+  } else {
+    old.reset(new unsigned char[r.bytes]);
+    into = old.get();
+  }
+  WEFT_TRY(accumulate_runs(r.span, in, how, into));
+  if (old != nullptr) deliver(result, old.get());
+  return Status::success();
+}
+
+Status compare_and_swap(Window& w, const void* value, const void* compare, void* result,
+                        const Datatype* type, int rank, MPI_Aint disp) {
+  if (rank == MPI_PROC_NULL) return Status::success();
+  Resolved r;
+  WEFT_TRY(resolve(w, TargetRef{rank, disp, 1, type}, &r));
+  return rma::compare_and_swap(r.span, value, compare, result, type->size());
+}
+
+}  // namespace weft::rma

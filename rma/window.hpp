@@ -1,0 +1,100 @@
+// MPI windows (MPI 4.1 ch. 12): what each member exposes, how this process reaches every
+// target's memory, the epochs this process has open, and the table of live windows.
+// Threads: MPI_THREAD_SERIALIZED at most, like the rest of the library.
+#pragma once
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mpi.h"
+#include "rma/node_segment.hpp"
+#include "runtime/comm/info_objects.hpp"
+#include "runtime/request.hpp"
+#include "runtime/status.hpp"
+
+namespace weft::rma {
+
+// How this process reaches one target's window memory.
+enum class Reach : unsigned char {
+  kMapped,  // in a mapping this process shares (MPI_Win_allocate, _shared): load/store
+  kCma,     // another process on this node: process_vm_readv/writev (Win_create, _dynamic)
+  kRemote,  // another node
+};
+
+struct Target {
+  uint64_t base = 0;     // the window's start in the target's own address space
+  uint64_t size = 0;     // bytes (dynamic windows: 0; attached regions count instead)
+  uint64_t disp_unit = 1;
+  int pid = 0;
+  int world_rank = 0;
+  Reach reach = Reach::kRemote;
+  unsigned char* mapped = nullptr;  // kMapped: the window's start in this process
+  TargetControl* control = nullptr;  // on this node: its lock and accumulate mutex
+};
+
+// The epochs this process has open as an origin (access) and as a target (exposure).
+struct Epochs {
+  bool fence = false;                // after MPI_Win_fence, until one with MPI_MODE_NOSUCCEED
+  std::set<int> access_group;        // MPI_Win_start ... complete: the targets
+  bool access_open = false;
+  std::vector<int> exposure_group;   // MPI_Win_post ... wait/test: the origins
+  bool exposure_open = false;
+  std::vector<Request*> post_sends;  // the post notices not yet known to be delivered
+  std::vector<Request*> complete_recvs;  // the origins' completion notices, awaited by wait
+  // target -> MPI_LOCK_SHARED / MPI_LOCK_EXCLUSIVE, negated when MPI_MODE_NOCHECK took none
+  std::map<int, int> locks;
+  bool lock_all = false;
+  bool lock_all_checked = false;  // lock_all took the shared locks (no MPI_MODE_NOCHECK)
+};
+
+struct Window {
+  MPI_Win handle = MPI_WIN_NULL;
+  std::string name;
+  int flavor = MPI_WIN_FLAVOR_CREATE;
+  MPI_Comm comm = MPI_COMM_NULL;  // a private duplicate: synchronisation traffic
+  int rank = 0;
+  int size = 0;
+  void* base = nullptr;  // this process's window memory
+  uint64_t bytes = 0;
+  uint64_t disp_unit = 1;
+  std::vector<Target> targets;  // by rank in the window's group
+  std::unique_ptr<NodeSegment> segment;
+  MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+  InfoEntries hints;  // the hints in use, MPI_Win_get_info's answer
+  Epochs epochs;
+  // Where MPI_Win_get_attr points for MPI_WIN_SIZE, _DISP_UNIT, _CREATE_FLAVOR and _MODEL.
+  struct {
+    MPI_Aint size = 0;
+    int disp_unit = 1, flavor = 0, model = MPI_WIN_UNIFIED;
+  } attr;
+  // MPI_Win_attach'ed regions of a dynamic window: start address -> bytes.
+  std::map<uint64_t, uint64_t> attached;
+
+  // "window <name>" or "window <handle>".
+  std::string display_name() const {
+    return name.empty() ? "window " + std::to_string(handle) : "window " + name;
+  }
+};
+
+class WindowTable {
+ public:
+  Window* find(MPI_Win handle) {
+    return (handle > 0 && size_t(handle) < windows_.size()) ? windows_[size_t(handle)].get()
+                                                            : nullptr;
+  }
+  MPI_Win add(std::unique_ptr<Window> w);
+  void remove(MPI_Win handle);
+  bool empty() const;
+
+ private:
+  std::vector<std::unique_ptr<Window>> windows_;  // by handle; slot 0 is MPI_WIN_NULL
+};
+
+WindowTable& windows();
+
+// The window behind `handle`, or MPI_ERR_WIN naming `arg` and the value.
+Status lookup_window(MPI_Win handle, const char* arg, Window** out);
+
+}  // namespace weft::rma
