@@ -47,8 +47,9 @@ Status cma_transfer(const TargetSpan& span, unsigned char* packed, bool write) {
     }
     const ssize_t got = write ? process_vm_writev(t.pid, local, n, remote, n, 0)
                               : process_vm_readv(t.pid, local, n, remote, n, 0);
-    if (got < 0) return cma_error(t, write ? "process_vm_writev" : "process_vm_readv",
-                                  span.address + uint64_t(runs[first].offset));
+    if (got < 0)
+      return cma_error(t, write ? "process_vm_writev" : "process_vm_readv",
+                       span.address + uint64_t(runs[first].offset));
     if (size_t(got) != want) {
       // A partial transfer stops at a run that is not (all) mapped in the target.
       errno = EFAULT;
@@ -127,8 +128,8 @@ Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, cons
   return cma_transfer(span, current.get(), true);
 }
 
-Status compare_and_swap(const TargetSpan& span, const void* value, const void* compare,
-                        void* old, size_t bytes) {
+Status compare_and_swap(const TargetSpan& span, const void* value, const void* compare, void* old,
+                        size_t bytes) {
   const Target& t = *span.target;
   AccumulateGuard hold(t.control);
   if (t.reach == Reach::kMapped) {

@@ -35,7 +35,7 @@ Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, cons
                        unsigned char* old);
 // Compare-and-swap of one element of `bytes` bytes: old = target; if target == compare, then
 // target = value. Under the accumulate mutex.
-Status compare_and_swap(const TargetSpan& span, const void* value, const void* compare,
-                        void* old, size_t bytes);
+Status compare_and_swap(const TargetSpan& span, const void* value, const void* compare, void* old,
+                        size_t bytes);
 
 }  // namespace weft::rma

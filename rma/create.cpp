@@ -72,9 +72,10 @@ Status agree(Comm& comm, bool ok) {
   coll::CallSpec spec = bitwise_and_call(&all, 1);
   WEFT_TRY(coll::run_blocking(comm, spec));
   return all ? Status::success()
-             : Status::error(MPI_ERR_WIN, "cross-memory attach (process_vm_readv) between the "
-                                          "processes of one node is not permitted here, and "
-                                          "MPI_Win_create/MPI_Win_create_dynamic windows need it");
+             : Status::error(MPI_ERR_WIN,
+                             "cross-memory attach (process_vm_readv) between the "
+                             "processes of one node is not permitted here, and "
+                             "MPI_Win_create/MPI_Win_create_dynamic windows need it");
 }
 
 }  // namespace
@@ -103,8 +104,8 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
   if (spec.flavor == MPI_WIN_FLAVOR_SHARED && node.size != wc.size) {
     (void)comm_free(node_handle);
     return Status::error(MPI_ERR_RMA_SHARED,
-                         "the communicator spans more than one node (" +
-                             std::to_string(node.size) + " of its " + std::to_string(wc.size) +
+                         "the communicator spans more than one node (" + std::to_string(node.size) +
+                             " of its " + std::to_string(wc.size) +
                              " ranks are on this one); shared-memory windows need all on one");
   }
   const bool allocates =

@@ -79,8 +79,10 @@ Status NodeSegment::create(Comm& node, const std::vector<uint64_t>& data_bytes, 
   WEFT_TRY(agreed);
   WEFT_TRY(made);
   if (!all_ok)
-    return Status::error(MPI_ERR_NO_MEM, "another member on this node could not map the "
-                                         "window's shared memory " + name);
+    return Status::error(MPI_ERR_NO_MEM,
+                         "another member on this node could not map the "
+                         "window's shared memory " +
+                             name);
   // The file is zero-filled: every lock and mutex starts free.
   *out = std::move(seg);
   return Status::success();

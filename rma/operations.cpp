@@ -46,9 +46,8 @@ Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
                            "target_disp=" + std::to_string(t.disp) + " with " +
                                std::to_string(t.count) + " x " + t.type->label() +
                                " reaches bytes [" + std::to_string(start + lo) + ", " +
-                               std::to_string(start + hi) + ") of rank " +
-                               std::to_string(t.rank) + "'s window of " +
-                               std::to_string(target.size) + " bytes");
+                               std::to_string(start + hi) + ") of rank " + std::to_string(t.rank) +
+                               "'s window of " + std::to_string(target.size) + " bytes");
   }
   out->span.target = &target;
   out->span.address = (dynamic ? 0 : target.base) + uint64_t(start);
@@ -76,8 +75,7 @@ const unsigned char* packed_origin(const Typed& o, std::unique_ptr<unsigned char
 
 // The reduction an accumulate applies at the target: a predefined op on the target's one
 // predefined type, which the origin must share.
-Status bind_op(const Typed& origin, const TargetRef& t, MPI_Op op, Reduction* red,
-               Combine* how) {
+Status bind_op(const Typed& origin, const TargetRef& t, MPI_Op op, Reduction* red, Combine* how) {
   if (op == MPI_REPLACE || op == MPI_NO_OP) {
     how->replace = op == MPI_REPLACE;
     how->no_op = op == MPI_NO_OP;
@@ -143,8 +141,8 @@ Status accumulate(Window& w, const Typed& origin, const TargetRef& target, MPI_O
   return accumulate_runs(r.span, packed_origin(origin, &hold), how, nullptr);
 }
 
-Status get_accumulate(Window& w, const Typed& origin, const Typed& result,
-                      const TargetRef& target, MPI_Op op) {
+Status get_accumulate(Window& w, const Typed& origin, const Typed& result, const TargetRef& target,
+                      MPI_Op op) {
   if (target.rank == MPI_PROC_NULL) return Status::success();
   Reduction red;
   Combine how;

@@ -27,8 +27,8 @@ Status put(Window& w, const Typed& origin, const TargetRef& target);
 Status get(Window& w, const Typed& origin, const TargetRef& target);
 // `result` is used by get_accumulate only (MPI_NO_OP fetches without changing the target).
 Status accumulate(Window& w, const Typed& origin, const TargetRef& target, MPI_Op op);
-Status get_accumulate(Window& w, const Typed& origin, const Typed& result,
-                      const TargetRef& target, MPI_Op op);
+Status get_accumulate(Window& w, const Typed& origin, const Typed& result, const TargetRef& target,
+                      MPI_Op op);
 Status compare_and_swap(Window& w, const void* value, const void* compare, void* result,
                         const Datatype* type, int rank, MPI_Aint disp);
 

@@ -39,9 +39,9 @@ Status window_ranks(const Window& w, const groups::Members& group, std::vector<i
 
 Status notice(const Window& w, int rank, int tag, bool send, Request** out) {
   Request* r = world().requests.acquire();
-  Status s = send ? pt2pt::start_send(window_comm(w), nullptr, 0, rank, tag,
-                                      pt2pt::SendMode::kStandard, r)
-                  : pt2pt::start_recv(window_comm(w), nullptr, 0, rank, tag, r);
+  Status s =
+      send ? pt2pt::start_send(window_comm(w), nullptr, 0, rank, tag, pt2pt::SendMode::kStandard, r)
+           : pt2pt::start_recv(window_comm(w), nullptr, 0, rank, tag, r);
   if (!s.ok()) {
     world().requests.release(r);
     return s;
@@ -96,12 +96,13 @@ Status fence(Window& w, int assert) {
     return sync_error(w, "MPI_Win_fence called while a PSCW or lock epoch is open");
   std::atomic_thread_fence(std::memory_order_seq_cst);
   WEFT_TRY(internal_barrier(window_comm(w)));
-  w.epochs.fence = (assert & MPI_MODE_NOSUCCEED) == 0;
+  w.epochs.fence = (assert& MPI_MODE_NOSUCCEED) == 0;
   return Status::success();
 }
 
 Status post(Window& w, const groups::Members& group, int assert) {
-  if (w.epochs.exposure_open) return sync_error(w, "MPI_Win_post called twice without MPI_Win_wait");
+  if (w.epochs.exposure_open)
+    return sync_error(w, "MPI_Win_post called twice without MPI_Win_wait");
   std::vector<int> origins;
   WEFT_TRY(window_ranks(w, group, &origins));
   std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -109,7 +110,7 @@ Status post(Window& w, const groups::Members& group, int assert) {
     Request* r = nullptr;
     WEFT_TRY(notice(w, origin, kCompleteTag, false, &r));
     w.epochs.complete_recvs.push_back(r);
-    if ((assert & MPI_MODE_NOCHECK) == 0) {
+    if ((assert& MPI_MODE_NOCHECK) == 0) {
       WEFT_TRY(notice(w, origin, kPostTag, true, &r));
       w.epochs.post_sends.push_back(r);
     }
@@ -125,7 +126,7 @@ Status start(Window& w, const groups::Members& group, int assert) {
     return sync_error(w, "MPI_Win_start called twice without MPI_Win_complete");
   std::vector<int> targets;
   WEFT_TRY(window_ranks(w, group, &targets));
-  if ((assert & MPI_MODE_NOCHECK) == 0) {
+  if ((assert& MPI_MODE_NOCHECK) == 0) {
     std::vector<Request*> posts;
     for (int target : targets) {
       Request* r = nullptr;
@@ -178,7 +179,7 @@ Status lock(Window& w, int lock_type, int target, int assert) {
   if (w.epochs.locks.count(target) != 0 || w.epochs.lock_all)
     return sync_error(w, "rank " + std::to_string(target) + " is already locked by this process");
   const bool exclusive = lock_type == MPI_LOCK_EXCLUSIVE;
-  if ((assert & MPI_MODE_NOCHECK) == 0) {
+  if ((assert& MPI_MODE_NOCHECK) == 0) {
     TargetControl* c = w.targets[size_t(target)].control;
     // Others' operations need no help from this process, but an oversubscribed node needs the
     // core: poll (PSCW notices, collectives) and yield between tries.
@@ -187,7 +188,7 @@ Status lock(Window& w, int lock_type, int target, int assert) {
       sched_yield();
     }
   }
-  w.epochs.locks[target] = (assert & MPI_MODE_NOCHECK) ? -lock_type : lock_type;
+  w.epochs.locks[target] = (assert& MPI_MODE_NOCHECK) ? -lock_type : lock_type;
   return Status::success();
 }
 
@@ -208,7 +209,7 @@ Status lock_all(Window& w, int assert) {
   if (w.epochs.lock_all || !w.epochs.locks.empty())
     return sync_error(w, "MPI_Win_lock_all called while this process holds a lock");
   for (int t = 0; t < w.size; ++t) WEFT_TRY(check_local(w, t));
-  if ((assert & MPI_MODE_NOCHECK) == 0) {
+  if ((assert& MPI_MODE_NOCHECK) == 0) {
     for (int t = 0; t < w.size; ++t) {
       while (!try_lock(w.targets[size_t(t)].control, false)) {
         world().progress.poll();
@@ -217,12 +218,13 @@ Status lock_all(Window& w, int assert) {
     }
   }
   w.epochs.lock_all = true;
-  w.epochs.lock_all_checked = (assert & MPI_MODE_NOCHECK) == 0;
+  w.epochs.lock_all_checked = (assert& MPI_MODE_NOCHECK) == 0;
   return Status::success();
 }
 
 Status unlock_all(Window& w) {
-  if (!w.epochs.lock_all) return sync_error(w, "MPI_Win_unlock_all called without MPI_Win_lock_all");
+  if (!w.epochs.lock_all)
+    return sync_error(w, "MPI_Win_unlock_all called without MPI_Win_lock_all");
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (w.epochs.lock_all_checked)
     for (int t = 0; t < w.size; ++t) rma::unlock(w.targets[size_t(t)].control, false);

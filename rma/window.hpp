@@ -24,24 +24,24 @@ enum class Reach : unsigned char {
 };
 
 struct Target {
-  uint64_t base = 0;     // the window's start in the target's own address space
-  uint64_t size = 0;     // bytes (dynamic windows: 0; attached regions count instead)
+  uint64_t base = 0;  // the window's start in the target's own address space
+  uint64_t size = 0;  // bytes (dynamic windows: 0; attached regions count instead)
   uint64_t disp_unit = 1;
   int pid = 0;
   int world_rank = 0;
   Reach reach = Reach::kRemote;
-  unsigned char* mapped = nullptr;  // kMapped: the window's start in this process
+  unsigned char* mapped = nullptr;   // kMapped: the window's start in this process
   TargetControl* control = nullptr;  // on this node: its lock and accumulate mutex
 };
 
 // The epochs this process has open as an origin (access) and as a target (exposure).
 struct Epochs {
-  bool fence = false;                // after MPI_Win_fence, until one with MPI_MODE_NOSUCCEED
-  std::set<int> access_group;        // MPI_Win_start ... complete: the targets
+  bool fence = false;          // after MPI_Win_fence, until one with MPI_MODE_NOSUCCEED
+  std::set<int> access_group;  // MPI_Win_start ... complete: the targets
   bool access_open = false;
-  std::vector<int> exposure_group;   // MPI_Win_post ... wait/test: the origins
+  std::vector<int> exposure_group;  // MPI_Win_post ... wait/test: the origins
   bool exposure_open = false;
-  std::vector<Request*> post_sends;  // the post notices not yet known to be delivered
+  std::vector<Request*> post_sends;      // the post notices not yet known to be delivered
   std::vector<Request*> complete_recvs;  // the origins' completion notices, awaited by wait
   // target -> MPI_LOCK_SHARED / MPI_LOCK_EXCLUSIVE, negated when MPI_MODE_NOCHECK took none
   std::map<int, int> locks;

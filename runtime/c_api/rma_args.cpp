@@ -29,15 +29,15 @@ Status typed_arg(const void* buf, MPI_Count count, MPI_Datatype type, const ArgN
   return Status::success();
 }
 
-Status target_arg(const rma::Window& w, int rank, MPI_Aint disp, MPI_Count count,
-                  MPI_Datatype type, rma::TargetRef* out) {
+Status target_arg(const rma::Window& w, int rank, MPI_Aint disp, MPI_Count count, MPI_Datatype type,
+                  rma::TargetRef* out) {
   if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w.size))
     return Status::error(MPI_ERR_RANK, "invalid target_rank=" + std::to_string(rank) + " (" +
                                            w.display_name() + " has " + std::to_string(w.size) +
                                            " ranks)");
   if (disp < 0 && w.flavor != MPI_WIN_FLAVOR_DYNAMIC)
-    return Status::error(MPI_ERR_DISP, "invalid target_disp=" + std::to_string(disp) +
-                                           " (must be >= 0)");
+    return Status::error(MPI_ERR_DISP,
+                         "invalid target_disp=" + std::to_string(disp) + " (must be >= 0)");
   WEFT_TRY(check_count(count, "target_count"));
   const Datatype* t = nullptr;
   WEFT_TRY(find_message_datatype(type, count, "target_datatype", &t));

@@ -19,16 +19,16 @@ Status typed_arg(const void* buf, MPI_Count count, MPI_Datatype type, const ArgN
                  rma::Typed* out);
 // target_rank (a rank of the window or MPI_PROC_NULL), target_disp (>= 0 except in dynamic
 // windows, where it is an address), target_count and target_datatype.
-Status target_arg(const rma::Window& w, int rank, MPI_Aint disp, MPI_Count count,
-                  MPI_Datatype type, rma::TargetRef* out);
+Status target_arg(const rma::Window& w, int rank, MPI_Aint disp, MPI_Count count, MPI_Datatype type,
+                  rma::TargetRef* out);
 // A completed request for the request-based calls (MPI_Rput ...).
 MPI_Request completed_request();
 
 }  // namespace weft::capi
 
 // Fails the enclosing MPI function through the window's error handler.
-#define WEFT_WIN_CHECK(win, fn, expr)                                        \
-  do {                                                                       \
-    ::weft::Status weft_s_ = (expr);                                         \
+#define WEFT_WIN_CHECK(win, fn, expr)                                         \
+  do {                                                                        \
+    ::weft::Status weft_s_ = (expr);                                          \
     if (!weft_s_.ok()) return ::weft::capi::report_win((win), (fn), weft_s_); \
   } while (0)

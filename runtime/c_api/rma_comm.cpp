@@ -27,10 +27,11 @@ int transfer(const char* fn, Kind kind, const void* origin_addr, MPI_Count origi
   WEFT_WIN_CHECK(win, fn, capi::window_arg(win, &w));
   rma::Typed origin;
   rma::TargetRef target;
-  WEFT_WIN_CHECK(win, fn, capi::typed_arg(origin_addr, origin_count, origin_datatype, kOrigin,
-                                          &origin));
-  WEFT_WIN_CHECK(win, fn, capi::target_arg(*w, target_rank, target_disp, target_count,
-                                           target_datatype, &target));
+  WEFT_WIN_CHECK(win, fn,
+                 capi::typed_arg(origin_addr, origin_count, origin_datatype, kOrigin, &origin));
+  WEFT_WIN_CHECK(
+      win, fn,
+      capi::target_arg(*w, target_rank, target_disp, target_count, target_datatype, &target));
   if (request_form) WEFT_WIN_CHECK(win, fn, capi::check_not_null(request, "request"));
   switch (kind) {
     case Kind::kPut:
@@ -61,13 +62,14 @@ int get_accumulate(const char* fn, const void* origin_addr, MPI_Count origin_cou
   if (op == MPI_NO_OP) {
     origin = rma::Typed{nullptr, 0, nullptr};
   } else {
-    WEFT_WIN_CHECK(win, fn, capi::typed_arg(origin_addr, origin_count, origin_datatype, kOrigin,
-                                            &origin));
+    WEFT_WIN_CHECK(win, fn,
+                   capi::typed_arg(origin_addr, origin_count, origin_datatype, kOrigin, &origin));
   }
-  WEFT_WIN_CHECK(win, fn, capi::typed_arg(result_addr, result_count, result_datatype, kResult,
-                                          &result));
-  WEFT_WIN_CHECK(win, fn, capi::target_arg(*w, target_rank, target_disp, target_count,
-                                           target_datatype, &target));
+  WEFT_WIN_CHECK(win, fn,
+                 capi::typed_arg(result_addr, result_count, result_datatype, kResult, &result));
+  WEFT_WIN_CHECK(
+      win, fn,
+      capi::target_arg(*w, target_rank, target_disp, target_count, target_datatype, &target));
   if (request_form) WEFT_WIN_CHECK(win, fn, capi::check_not_null(request, "request"));
   WEFT_WIN_CHECK(win, fn, rma::get_accumulate(*w, origin, result, target, op));
   if (request_form) *request = capi::completed_request();
@@ -79,8 +81,8 @@ int get_accumulate(const char* fn, const void* origin_addr, MPI_Count origin_cou
 extern "C" {
 
 int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Win win) {
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win) {
   return transfer("MPI_Put", Kind::kPut, origin_addr, origin_count, origin_datatype, target_rank,
                   target_disp, target_count, target_datatype, MPI_OP_NULL, win, false, nullptr);
 }
@@ -88,9 +90,8 @@ int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_data
 int PMPI_Put_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win) {
-  return transfer("MPI_Put_c", Kind::kPut, origin_addr, origin_count, origin_datatype,
-                  target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win,
-                  false, nullptr);
+  return transfer("MPI_Put_c", Kind::kPut, origin_addr, origin_count, origin_datatype, target_rank,
+                  target_disp, target_count, target_datatype, MPI_OP_NULL, win, false, nullptr);
 }
 
 int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -102,26 +103,22 @@ int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 int PMPI_Get_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win) {
-  return transfer("MPI_Get_c", Kind::kGet, origin_addr, origin_count, origin_datatype,
-                  target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win,
-                  false, nullptr);
+  return transfer("MPI_Get_c", Kind::kGet, origin_addr, origin_count, origin_datatype, target_rank,
+                  target_disp, target_count, target_datatype, MPI_OP_NULL, win, false, nullptr);
 }
 
 int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  return transfer("MPI_Accumulate", Kind::kAccumulate, origin_addr, origin_count,
-                  origin_datatype, target_rank, target_disp, target_count, target_datatype, op,
-                  win, false, nullptr);
+  return transfer("MPI_Accumulate", Kind::kAccumulate, origin_addr, origin_count, origin_datatype,
+                  target_rank, target_disp, target_count, target_datatype, op, win, false, nullptr);
 }
 
-int PMPI_Accumulate_c(const void* origin_addr, MPI_Count origin_count,
-                      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
-                      MPI_Win win) {
-  return transfer("MPI_Accumulate_c", Kind::kAccumulate, origin_addr, origin_count,
-                  origin_datatype, target_rank, target_disp, target_count, target_datatype, op,
-                  win, false, nullptr);
+int PMPI_Accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return transfer("MPI_Accumulate_c", Kind::kAccumulate, origin_addr, origin_count, origin_datatype,
+                  target_rank, target_disp, target_count, target_datatype, op, win, false, nullptr);
 }
 
 int PMPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
@@ -159,22 +156,23 @@ int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, voi
   rma::TargetRef target;
   WEFT_WIN_CHECK(win, fn, capi::target_arg(*w, target_rank, target_disp, 1, datatype, &target));
   if (!target.type->is_predefined())
-    return capi::report_win(win, fn, Status::error(MPI_ERR_TYPE,
-                                                   std::string("invalid datatype=") +
-                                                       target.type->label() +
-                                                       " (compare-and-swap takes a predefined "
-                                                       "type)"));
+    return capi::report_win(
+        win, fn,
+        Status::error(MPI_ERR_TYPE, std::string("invalid datatype=") + target.type->label() +
+                                        " (compare-and-swap takes a predefined "
+                                        "type)"));
   WEFT_WIN_CHECK(win, fn, capi::check_not_null(origin_addr, "origin_addr"));
   WEFT_WIN_CHECK(win, fn, capi::check_not_null(compare_addr, "compare_addr"));
   WEFT_WIN_CHECK(win, fn, capi::check_not_null(result_addr, "result_addr"));
-  WEFT_WIN_CHECK(win, fn, rma::compare_and_swap(*w, origin_addr, compare_addr, result_addr,
-                                                target.type, target_rank, target_disp));
+  WEFT_WIN_CHECK(win, fn,
+                 rma::compare_and_swap(*w, origin_addr, compare_addr, result_addr, target.type,
+                                       target_rank, target_disp));
   return MPI_SUCCESS;
 }
 
 int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_count,
-              MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
+              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+              MPI_Win win, MPI_Request* request) {
   return transfer("MPI_Rput", Kind::kPut, origin_addr, origin_count, origin_datatype, target_rank,
                   target_disp, target_count, target_datatype, MPI_OP_NULL, win, true, request);
 }
@@ -182,9 +180,8 @@ int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_dat
 int PMPI_Rput_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                 MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
-  return transfer("MPI_Rput_c", Kind::kPut, origin_addr, origin_count, origin_datatype,
-                  target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win,
-                  true, request);
+  return transfer("MPI_Rput_c", Kind::kPut, origin_addr, origin_count, origin_datatype, target_rank,
+                  target_disp, target_count, target_datatype, MPI_OP_NULL, win, true, request);
 }
 
 int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -197,26 +194,24 @@ int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
 int PMPI_Rget_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                 MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
-  return transfer("MPI_Rget_c", Kind::kGet, origin_addr, origin_count, origin_datatype,
-                  target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win,
-                  true, request);
+  return transfer("MPI_Rget_c", Kind::kGet, origin_addr, origin_count, origin_datatype, target_rank,
+                  target_disp, target_count, target_datatype, MPI_OP_NULL, win, true, request);
 }
 
 int PMPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                      int target_rank, MPI_Aint target_disp, int target_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
-  return transfer("MPI_Raccumulate", Kind::kAccumulate, origin_addr, origin_count,
-                  origin_datatype, target_rank, target_disp, target_count, target_datatype, op,
-                  win, true, request);
+  return transfer("MPI_Raccumulate", Kind::kAccumulate, origin_addr, origin_count, origin_datatype,
+                  target_rank, target_disp, target_count, target_datatype, op, win, true, request);
 }
 
 int PMPI_Raccumulate_c(const void* origin_addr, MPI_Count origin_count,
                        MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
-                       MPI_Win win, MPI_Request* request) {
+                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                       MPI_Request* request) {
   return transfer("MPI_Raccumulate_c", Kind::kAccumulate, origin_addr, origin_count,
-                  origin_datatype, target_rank, target_disp, target_count, target_datatype, op,
-                  win, true, request);
+                  origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win,
+                  true, request);
 }
 
 int PMPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
@@ -230,11 +225,10 @@ int PMPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype
 }
 
 int PMPI_Rget_accumulate_c(const void* origin_addr, MPI_Count origin_count,
-                           MPI_Datatype origin_datatype, void* result_addr,
-                           MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
-                           MPI_Aint target_disp, MPI_Count target_count,
-                           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                           MPI_Request* request) {
+                           MPI_Datatype origin_datatype, void* result_addr, MPI_Count result_count,
+                           MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request* request) {
   return get_accumulate("MPI_Rget_accumulate_c", origin_addr, origin_count, origin_datatype,
                         result_addr, result_count, result_datatype, target_rank, target_disp,
                         target_count, target_datatype, op, win, true, request);

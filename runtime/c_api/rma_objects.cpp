@@ -113,10 +113,10 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val) {
   rma::Window* w = nullptr;
   WEFT_WIN_CHECK(win, fn, capi::window_arg(win, &w));
   if (predefined_keyval(win_keyval))
-    return capi::report_win(win, fn, Status::error(MPI_ERR_KEYVAL,
-                                                   "invalid win_keyval=" +
-                                                       std::to_string(win_keyval) +
-                                                       " (a predefined attribute, read-only)"));
+    return capi::report_win(
+        win, fn,
+        Status::error(MPI_ERR_KEYVAL, "invalid win_keyval=" + std::to_string(win_keyval) +
+                                          " (a predefined attribute, read-only)"));
   return capi::report_win(win, fn,
                           weft::attributes().set(AttrKind::kWin, win, win_keyval, attribute_val));
 }
@@ -208,9 +208,10 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   rma::Window* w = nullptr;
   WEFT_WIN_CHECK(win, fn, capi::window_arg(win, &w));
   if (weft::error_class_of(errorcode) < 0)
-    return capi::report_win(win, fn, Status::error(MPI_ERR_ARG, "invalid errorcode=" +
-                                                                    std::to_string(errorcode) +
-                                                                    " (not an error code)"));
+    return capi::report_win(
+        win, fn,
+        Status::error(MPI_ERR_ARG,
+                      "invalid errorcode=" + std::to_string(errorcode) + " (not an error code)"));
   const std::string message = std::string(fn) + ": error code " + std::to_string(errorcode) +
                               " raised by the application: " + weft::error_string(errorcode);
   weft::invoke_errhandler(win, w->errhandler, errorcode, message);

@@ -14,8 +14,8 @@ namespace rma = weft::rma;
 
 namespace {
 
-constexpr int kKnownAsserts = MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT |
-                              MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED;
+constexpr int kKnownAsserts =
+    MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED;
 
 Status check_assert(int assert) {
   if ((assert & ~kKnownAsserts) == 0) return Status::success();

@@ -44,9 +44,9 @@ int create(const char* fn, rma::WindowSpec spec, MPI_Comm comm, void* baseptr, M
       spec.flavor == MPI_WIN_FLAVOR_ALLOCATE || spec.flavor == MPI_WIN_FLAVOR_SHARED;
   if (allocates) WEFT_CHECK(comm, fn, capi::check_not_null(baseptr, "baseptr"));
   if (spec.flavor == MPI_WIN_FLAVOR_CREATE && spec.base == nullptr && spec.bytes > 0)
-    return capi::report(comm, fn,
-                        Status::error(MPI_ERR_BASE, "invalid base=NULL with size=" +
-                                                        std::to_string(spec.bytes)));
+    return capi::report(
+        comm, fn,
+        Status::error(MPI_ERR_BASE, "invalid base=NULL with size=" + std::to_string(spec.bytes)));
   void* base = nullptr;
   WEFT_CHECK(comm, fn, rma::create_window(*c, spec, &base, win));
   if (allocates) *static_cast<void**>(baseptr) = base;
@@ -71,8 +71,9 @@ int shared_query(const char* fn, MPI_Win win, int rank, MPI_Aint* size, MPI_Aint
   }
   const rma::Target& t = w->targets[size_t(rank)];
   // Memory this process can load and store: the library's own allocations on this node.
-  const bool shared = (w->flavor == MPI_WIN_FLAVOR_SHARED || w->flavor == MPI_WIN_FLAVOR_ALLOCATE) &&
-                      t.reach == rma::Reach::kMapped;
+  const bool shared =
+      (w->flavor == MPI_WIN_FLAVOR_SHARED || w->flavor == MPI_WIN_FLAVOR_ALLOCATE) &&
+      t.reach == rma::Reach::kMapped;
   *size = shared ? MPI_Aint(t.size) : 0;
   *disp_unit = MPI_Aint(t.disp_unit);
   *static_cast<void**>(baseptr) = shared ? t.mapped : nullptr;
@@ -100,15 +101,15 @@ int PMPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info in
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                       MPI_Win* win) {
   return create("MPI_Win_allocate",
-                {MPI_WIN_FLAVOR_ALLOCATE, nullptr, uint64_t(size), uint64_t(disp_unit), info},
-                comm, baseptr, win);
+                {MPI_WIN_FLAVOR_ALLOCATE, nullptr, uint64_t(size), uint64_t(disp_unit), info}, comm,
+                baseptr, win);
 }
 
 int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                         void* baseptr, MPI_Win* win) {
   return create("MPI_Win_allocate_c",
-                {MPI_WIN_FLAVOR_ALLOCATE, nullptr, uint64_t(size), uint64_t(disp_unit), info},
-                comm, baseptr, win);
+                {MPI_WIN_FLAVOR_ALLOCATE, nullptr, uint64_t(size), uint64_t(disp_unit), info}, comm,
+                baseptr, win);
 }
 
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
@@ -151,17 +152,20 @@ int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
   rma::Window* w = nullptr;
   WEFT_WIN_CHECK(win, fn, capi::window_arg(win, &w));
   if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
-    return capi::report_win(win, fn, Status::error(MPI_ERR_RMA_FLAVOR,
-                                                   w->display_name() + " is not a dynamic window "
-                                                   "(MPI_Win_create_dynamic)"));
+    return capi::report_win(
+        win, fn,
+        Status::error(MPI_ERR_RMA_FLAVOR, w->display_name() + " is not a dynamic window "
+                                                              "(MPI_Win_create_dynamic)"));
   WEFT_WIN_CHECK(win, fn, check_size(size));
   if (size > 0) WEFT_WIN_CHECK(win, fn, capi::check_not_null(base, "base"));
   const uint64_t start = uint64_t(reinterpret_cast<uintptr_t>(base));
   for (const auto& [at, bytes] : w->attached) {
     if (start < at + bytes && at < start + uint64_t(size))
-      return capi::report_win(win, fn, Status::error(MPI_ERR_RMA_ATTACH,
-                                                     "the memory overlaps a region already "
-                                                     "attached to " + w->display_name()));
+      return capi::report_win(win, fn,
+                              Status::error(MPI_ERR_RMA_ATTACH,
+                                            "the memory overlaps a region already "
+                                            "attached to " +
+                                                w->display_name()));
   }
   w->attached[start] = uint64_t(size);
   return MPI_SUCCESS;
@@ -173,9 +177,11 @@ int PMPI_Win_detach(MPI_Win win, const void* base) {
   rma::Window* w = nullptr;
   WEFT_WIN_CHECK(win, fn, capi::window_arg(win, &w));
   if (w->attached.erase(uint64_t(reinterpret_cast<uintptr_t>(base))) == 0)
-    return capi::report_win(win, fn, Status::error(MPI_ERR_RMA_ATTACH,
-                                                   "base is not the start of a region attached "
-                                                   "to " + w->display_name()));
+    return capi::report_win(win, fn,
+                            Status::error(MPI_ERR_RMA_ATTACH,
+                                          "base is not the start of a region attached "
+                                          "to " +
+                                              w->display_name()));
   return MPI_SUCCESS;
 }
 

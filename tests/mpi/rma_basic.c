@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     MPI_Win win = make_window(flavor, &base, addrs);
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
     for (int i = 0; i < N; ++i) base[i] = -1;
-    /* Displacements: in ints for create/allocate, absolute addresses for dynamic. */
+      /* Displacements: in ints for create/allocate, absolute addresses for dynamic. */
 #define DISP(r, i) \
   (flavor == MPI_WIN_FLAVOR_DYNAMIC ? addrs[r] + (MPI_Aint)((i) * sizeof(int)) : (MPI_Aint)(i))
 
@@ -66,8 +66,8 @@ int main(int argc, char** argv) {
     /* The first half by put, the second by Rput. */
     CHECK_MPI(MPI_Put(out, N / 2, MPI_INT, right, DISP(right, 0), N / 2, MPI_INT, win));
     MPI_Request req;
-    CHECK_MPI(MPI_Rput(out + N / 2, N / 2, MPI_INT, right, DISP(right, N / 2), N / 2, MPI_INT,
-                       win, &req));
+    CHECK_MPI(MPI_Rput(out + N / 2, N / 2, MPI_INT, right, DISP(right, N / 2), N / 2, MPI_INT, win,
+                       &req));
     CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Put(out, N, MPI_INT, MPI_PROC_NULL, 0, N, MPI_INT, win));
     CHECK_MPI(MPI_Win_fence(0, win));
