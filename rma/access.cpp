@@ -34,10 +34,10 @@ Status cma_transfer(const TargetSpan& span, unsigned char* packed, bool write) {
   const Target& t = *span.target;
   constexpr size_t kBatch = 512;
   iovec local[kBatch], remote[kBatch];
-  const std::vector<Run>& runs = *span.runs;
+  const Run* runs = span.runs;
   size_t done = 0;
-  for (size_t first = 0; first < runs.size(); first += kBatch) {
-    const size_t n = std::min(kBatch, runs.size() - first);
+  for (size_t first = 0; first < span.run_count; first += kBatch) {
+    const size_t n = std::min(kBatch, span.run_count - first);
     size_t want = 0;
     for (size_t i = 0; i < n; ++i) {
       const Run& r = runs[first + i];
@@ -60,9 +60,9 @@ Status cma_transfer(const TargetSpan& span, unsigned char* packed, bool write) {
   return Status::success();
 }
 
-size_t total_bytes(const std::vector<Run>& runs) {
+size_t total_bytes(const TargetSpan& span) {
   size_t n = 0;
-  for (const Run& r : runs) n += r.bytes;
+  for (const Run& r : span) n += r.bytes;
   return n;
 }
 
@@ -80,7 +80,7 @@ void combine(const Combine& how, const unsigned char* in, unsigned char* inout, 
 Status write_runs(const TargetSpan& span, const unsigned char* packed) {
   const Target& t = *span.target;
   if (t.reach == Reach::kMapped) {
-    for (const Run& r : *span.runs) {
+    for (const Run& r : span) {
       std::memcpy(local_address(t, span.address + uint64_t(r.offset)), packed, r.bytes);
       packed += r.bytes;
     }
@@ -92,7 +92,7 @@ Status write_runs(const TargetSpan& span, const unsigned char* packed) {
 Status read_runs(const TargetSpan& span, unsigned char* packed) {
   const Target& t = *span.target;
   if (t.reach == Reach::kMapped) {
-    for (const Run& r : *span.runs) {
+    for (const Run& r : span) {
       std::memcpy(packed, local_address(t, span.address + uint64_t(r.offset)), r.bytes);
       packed += r.bytes;
     }
@@ -106,7 +106,7 @@ Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, cons
   const Target& t = *span.target;
   AccumulateGuard hold(t.control);
   if (t.reach == Reach::kMapped) {
-    for (const Run& r : *span.runs) {
+    for (const Run& r : span) {
       unsigned char* at = local_address(t, span.address + uint64_t(r.offset));
       if (old != nullptr) {
         std::memcpy(old, at, r.bytes);
@@ -119,7 +119,7 @@ Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, cons
     return Status::success();
   }
   // Another process's memory: fetch it, combine here, write it back, all under the mutex.
-  const size_t bytes = total_bytes(*span.runs);
+  const size_t bytes = total_bytes(span);
   std::unique_ptr<unsigned char[]> current(new unsigned char[bytes]);
   WEFT_TRY(cma_transfer(span, current.get(), false));
   if (old != nullptr) std::memcpy(old, current.get(), bytes);

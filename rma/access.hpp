@@ -17,7 +17,11 @@ namespace weft::rma {
 struct TargetSpan {
   const Target* target = nullptr;
   uint64_t address = 0;
-  const std::vector<Run>* runs = nullptr;
+  const Run* runs = nullptr;
+  size_t run_count = 0;
+
+  const Run* begin() const { return runs; }
+  const Run* end() const { return runs + run_count; }
 };
 
 // Scatters `packed` (the runs' bytes back to back) into the target, or gathers them from it.

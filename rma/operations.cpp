@@ -15,7 +15,8 @@ namespace {
 // The target side resolved: where the data lands and how many bytes it spans.
 struct Resolved {
   TargetSpan span;
-  std::vector<Run> runs;
+  Run one;                // a contiguous target type: its single run
+  std::vector<Run> many;  // any other
   size_t bytes = 0;
 };
 
@@ -31,13 +32,21 @@ Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
                          "target_rank=" + std::to_string(t.rank) + " of " + w.display_name() +
                              " is on another node: one-sided communication across nodes is "
                              "not built yet");
-  out->runs = datatype_runs(*t.type, t.count);
   out->bytes = t.type->size() * t.count;
+  if (t.type->is_contiguous(t.count)) {
+    out->one = Run{t.type->true_lb(), out->bytes};
+    out->span.runs = &out->one;
+    out->span.run_count = out->bytes > 0 ? 1 : 0;
+  } else {
+    out->many = datatype_runs(*t.type, t.count);
+    out->span.runs = out->many.data();
+    out->span.run_count = out->many.size();
+  }
   const bool dynamic = w.flavor == MPI_WIN_FLAVOR_DYNAMIC;
   const ptrdiff_t start = ptrdiff_t(t.disp) * ptrdiff_t(dynamic ? 1 : target.disp_unit);
-  if (!dynamic && !out->runs.empty()) {
-    ptrdiff_t lo = out->runs.front().offset, hi = lo;
-    for (const Run& r : out->runs) {
+  if (!dynamic && out->span.run_count > 0) {
+    ptrdiff_t lo = out->span.runs[0].offset, hi = lo;
+    for (const Run& r : out->span) {
       lo = std::min(lo, r.offset);
       hi = std::max(hi, r.offset + ptrdiff_t(r.bytes));
     }
@@ -51,7 +60,6 @@ Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
   }
   out->span.target = &target;
   out->span.address = (dynamic ? 0 : target.base) + uint64_t(start);
-  out->span.runs = &out->runs;
   return Status::success();
 }
 

@@ -237,7 +237,9 @@ Status flush(const Window& w, int target) {
   const bool held = w.epochs.lock_all ||
                     (target < 0 ? !w.epochs.locks.empty() : w.epochs.locks.count(target) != 0);
   if (!held) return sync_error(w, "flush outside a passive-target epoch (MPI_Win_lock first)");
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // Operations are complete at the target when their calls return; this only keeps the
+  // compiler (and weakly ordered processors) from moving later stores before them.
+  std::atomic_thread_fence(std::memory_order_release);
   return Status::success();
 }
 

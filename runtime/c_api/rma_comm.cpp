@@ -2,6 +2,7 @@
 // fetch_and_op, compare_and_swap and the request-based forms, int and large-count (MPI 4.1
 // §12.3).
 #include "mpi.h"
+#include "rma/fast_path.hpp"
 #include "rma/operations.hpp"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/c_api/rma_args.hpp"
@@ -22,6 +23,10 @@ int transfer(const char* fn, Kind kind, const void* origin_addr, MPI_Count origi
              MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
              MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
              bool request_form, MPI_Request* request) {
+  if (kind != Kind::kAccumulate && !request_form &&
+      rma::fast_put_get(kind == Kind::kGet, win, origin_addr, origin_count, origin_datatype,
+                        target_rank, target_disp, target_count, target_datatype))
+    return MPI_SUCCESS;
   WEFT_REQUIRE_RUNNING(fn);
   rma::Window* w = nullptr;
   WEFT_WIN_CHECK(win, fn, capi::window_arg(win, &w));

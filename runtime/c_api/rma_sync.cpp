@@ -3,6 +3,7 @@
 #include <string>
 
 #include "mpi.h"
+#include "rma/fast_path.hpp"
 #include "rma/sync.hpp"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/c_api/rma_args.hpp"
@@ -107,22 +108,26 @@ int PMPI_Win_unlock_all(MPI_Win win) {
 }
 
 int PMPI_Win_flush(int rank, MPI_Win win) {
+  if (rma::fast_flush(win, rank)) return MPI_SUCCESS;
   return on_window("MPI_Win_flush", win, [&](rma::Window& w) {
     return rank == MPI_PROC_NULL ? Status::success() : rma::flush(w, rank);
   });
 }
 
 int PMPI_Win_flush_all(MPI_Win win) {
+  if (rma::fast_flush(win, -1)) return MPI_SUCCESS;
   return on_window("MPI_Win_flush_all", win, [&](rma::Window& w) { return rma::flush(w, -1); });
 }
 
 int PMPI_Win_flush_local(int rank, MPI_Win win) {
+  if (rma::fast_flush(win, rank)) return MPI_SUCCESS;
   return on_window("MPI_Win_flush_local", win, [&](rma::Window& w) {
     return rank == MPI_PROC_NULL ? Status::success() : rma::flush(w, rank);
   });
 }
 
 int PMPI_Win_flush_local_all(MPI_Win win) {
+  if (rma::fast_flush(win, -1)) return MPI_SUCCESS;
   return on_window("MPI_Win_flush_local_all", win,
                    [&](rma::Window& w) { return rma::flush(w, -1); });
 }
