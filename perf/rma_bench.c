@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kWindow = 64 };
+enum { kWindow = 64, kSizes = 7 };
+static const size_t kSize[kSizes] = {8, 64, 1024, 16384, 65536, 1048576, 4194304};
 
 static int iters_for(size_t bytes, int base) {
   if (bytes >= (1u << 20)) return base / 50 > 10 ? base / 50 : 10;
@@ -130,13 +131,15 @@ int main(int argc, char** argv) {
   MPI_Win win;
   MPI_Win_allocate((MPI_Aint)max_bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
   if (rank == 0) printf("# measure bytes value (us, or MB/s for put_bw)\n");
-  for (size_t bytes = 8; bytes <= max_bytes; bytes *= 8) {
+  for (int k = 0; k < kSizes && kSize[k] <= max_bytes; ++k) {
+    const size_t bytes = kSize[k];
     const int n = iters_for(bytes, iters);
     const double put = put_get_latency(rank, win, buf, bytes, n, 0);
     const double get = put_get_latency(rank, win, buf, bytes, n, 1);
     if (rank == 0) printf("put_lat %zu %.3f\nget_lat %zu %.3f\n", bytes, put, bytes, get);
   }
-  for (size_t bytes = 8; bytes <= max_bytes; bytes *= 8) {
+  for (int k = 0; k < kSizes && kSize[k] <= max_bytes; ++k) {
+    const size_t bytes = kSize[k];
     const double bw = put_bandwidth(rank, win, buf, bytes, iters_for(bytes, iters) / 16 + 2);
     if (rank == 0) printf("put_bw %zu %.1f\n", bytes, bw);
   }
