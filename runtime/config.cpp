@@ -45,6 +45,18 @@ const std::vector<Setting>& settings() {
        "mismatch (another collective, root, count or op) fails on every rank with "
        "MPI_ERR_OTHER naming both calls instead of hanging. Costs one small allgather per "
        "call (man weft_coll)."},
+      {"WEFT_RMA_PATH", "auto",
+       "How one-sided operations reach a target's window memory. auto: by load/store where "
+       "the library allocated it on this node (MPI_Win_allocate, _shared), by cross-memory "
+       "attach (process_vm_readv/writev) to other processes' memory on this node, by messages "
+       "that the target serves to other nodes (and where cross-memory attach is not "
+       "permitted). messages: every target but the caller itself by messages (shared-memory "
+       "windows excepted), as if on another node."},
+      {"WEFT_ASYNC_PROGRESS", "auto",
+       "auto: while a window's members exchange one-sided requests (targets on other nodes), "
+       "a thread serves them whenever the application is outside MPI, so a target that "
+       "computes does not hold its origins up; MPI calls then take turns with it through a "
+       "lock. 0: no thread; requests are served only inside MPI calls."},
       {"WEFT_STATE_SIGNAL", "unset",
        "Set by weftrun and weftd: the signal on which a rank writes what it is blocked in to "
        "stderr for the hang report (weftrun --timeout, SIGUSR1 to weftrun). Unset: no handler."},

@@ -9,6 +9,7 @@
 
 #include "coll/configure.hpp"
 #include "pt2pt/ucx_transport.hpp"
+#include "runtime/async_progress.hpp"
 #include "runtime/config.hpp"
 #include "runtime/wait_state.hpp"
 
@@ -48,7 +49,9 @@ Status world_init(int required, int* provided) {
   UcxOptions options;
   options.world_size = job.size;
   options.local_size = job.local_size;
-  options.multi_threaded = w.thread_level >= MPI_THREAD_SERIALIZED;
+  // Serialized whatever the level: the asynchronous progress thread may drive the worker too,
+  // taking turns with the application's calls (runtime/async_progress.hpp).
+  options.multi_threaded = true;
   options.oversubscribed = oversubscribed(job);
   WEFT_TRY(make_ucx_transport(options, &w.transport));
   WEFT_TRY(w.kvs->put(kAddressKey, w.transport->address()));
@@ -81,6 +84,7 @@ Status connect_peer(int world_rank) {
 
 Status world_finalize() {
   World& w = world();
+  async_progress_shutdown();
   // Every started send reaches its peer before anyone tears down its endpoints.
   Status flushed = w.transport->flush();
   Status fenced = w.kvs->fence([&] { w.progress.poll(); });

@@ -3,6 +3,7 @@
 // invokes the communicator's error handler.
 #pragma once
 #include "mpi.h"
+#include "runtime/async_progress.hpp"
 #include "runtime/comm/comm.hpp"
 #include "runtime/status.hpp"
 #include "runtime/world.hpp"
@@ -44,8 +45,10 @@ Status comm_arg(MPI_Comm comm, const char* arg, Comm** out);
 #define WEFT_MPI_ALIAS(name) \
   extern "C" __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
 
-// Returns early unless MPI is initialised.
+// Returns early unless MPI is initialised; otherwise holds the call lock (while the
+// asynchronous progress thread runs, runtime/async_progress.hpp) until the function returns.
 #define WEFT_REQUIRE_RUNNING(fn)                                          \
+  ::weft::CallGuard weft_call_guard_;                                     \
   do {                                                                    \
     if (int weft_rc_ = ::weft::capi::require_running(fn)) return weft_rc_; \
   } while (0)

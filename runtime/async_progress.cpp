@@ -1,0 +1,85 @@
+// The asynchronous progress thread and the call lock (runtime/async_progress.hpp).
+#include "runtime/async_progress.hpp"
+
+#include <poll.h>
+
+#include <mutex>
+#include <thread>
+
+#include "runtime/config.hpp"
+#include "runtime/world.hpp"
+
+namespace weft {
+
+__attribute__((tls_model("initial-exec"))) thread_local int CallGuard::depth_ = 0;
+__attribute__((tls_model("initial-exec"))) thread_local bool CallGuard::held_ = false;
+
+namespace async_progress {
+
+std::atomic<bool> g_active{false};
+
+namespace {
+
+std::mutex g_lock;
+std::thread g_thread;
+std::atomic<bool> g_stop{false};
+int g_users = 0;
+
+// Waits for its turn (the application's calls hold the lock while they run, and drive progress
+// themselves meanwhile), drives progress until nothing is left, arms the transport and sleeps
+// on its event fd until traffic arrives.
+void run() {
+  World& w = world();
+  for (;;) {
+    bool armed = false;
+    {
+      std::lock_guard<std::mutex> turn(g_lock);
+      if (g_stop.load(std::memory_order_acquire)) return;
+      while (w.progress.poll() != 0) {
+      }
+      armed = w.transport->arm();
+    }
+    if (!armed) continue;  // events arrived meanwhile
+    pollfd pfd{w.transport->wait_fd(), POLLIN, 0};
+    (void)::poll(&pfd, 1, 1000);
+  }
+}
+
+}  // namespace
+
+void lock_calls() { g_lock.lock(); }
+void unlock_calls() { g_lock.unlock(); }
+
+}  // namespace async_progress
+
+void async_progress_retain() {
+  using namespace async_progress;
+  if (g_users++ > 0 || setting_value("WEFT_ASYNC_PROGRESS") == "0") return;
+  // This call is running without the lock: take it for the rest of the call first.
+  g_lock.lock();
+  CallGuard::adopt();
+  g_stop.store(false);
+  g_active.store(true, std::memory_order_release);
+  g_thread = std::thread(run);
+}
+
+void async_progress_release() {
+  using namespace async_progress;
+  if (g_users == 0 || --g_users > 0) return;
+  async_progress_shutdown();
+}
+
+void async_progress_shutdown() {
+  using namespace async_progress;
+  g_users = 0;
+  if (!g_thread.joinable()) return;
+  // This call holds the lock; the thread may be waiting for it. Let it through to see the stop.
+  g_stop.store(true, std::memory_order_release);
+  world().transport->wake();
+  g_lock.unlock();
+  g_thread.join();
+  g_lock.lock();  // released again when this call's guard ends
+  g_active.store(false, std::memory_order_release);
+}
+
+}  // namespace weft
