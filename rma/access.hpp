@@ -32,6 +32,7 @@ Status read_runs(const TargetSpan& span, unsigned char* packed);
 // and MPI_NO_OP come as `replace`/`no_op` with no kernel.
 struct Combine {
   const Reduction* reduction = nullptr;  // predefined op bound to the target's basic type
+  MPI_Op op = MPI_OP_NULL;               // the op itself, for a target that binds it again
   bool replace = false;
   bool no_op = false;
 };

@@ -7,9 +7,11 @@
 #include <cstring>
 
 #include "coll/coll.hpp"
+#include "rma/remote.hpp"
 #include "runtime/comm/attributes.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/comm/errhandler.hpp"
+#include "runtime/config.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::rma {
@@ -67,15 +69,13 @@ bool cma_allowed(const Member& m) {
          word == kProbeWord;
 }
 
-Status agree(Comm& comm, bool ok) {
-  uint64_t all = ok ? 1 : 0;
-  coll::CallSpec spec = bitwise_and_call(&all, 1);
+// Whether every member's bit is set (an AND over `comm`).
+Status all_agree(Comm& comm, bool mine, bool* all) {
+  uint64_t word = mine ? 1 : 0;
+  coll::CallSpec spec = bitwise_and_call(&word, 1);
   WEFT_TRY(coll::run_blocking(comm, spec));
-  return all ? Status::success()
-             : Status::error(MPI_ERR_WIN,
-                             "cross-memory attach (process_vm_readv) between the "
-                             "processes of one node is not permitted here, and "
-                             "MPI_Win_create/MPI_Win_create_dynamic windows need it");
+  *all = word != 0;
+  return Status::success();
 }
 
 }  // namespace
@@ -135,7 +135,8 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
   std::vector<Member> members(size_t(wc.size));
   WEFT_TRY(internal_allgather(wc, &me, sizeof me, members.data()));
 
-  bool cma_ok = true;
+  // WEFT_RMA_PATH=messages: every other process through the active-message path.
+  const bool messages_only = setting_value("WEFT_RMA_PATH") == "messages";
   w->targets.resize(size_t(wc.size));
   for (int r = 0; r < wc.size; ++r) {
     const Member& m = members[size_t(r)];
@@ -150,18 +151,23 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
       if (node_world[i] == m.world_rank) local = int(i);
     if (local < 0) continue;  // another node: kRemote
     t.control = w->segment->control(local);
+    if (allocates) t.mapped = w->segment->data(local);  // shared, whatever the path
+    if (messages_only && r != wc.rank && spec.flavor != MPI_WIN_FLAVOR_SHARED) continue;
     if (allocates) {
       t.reach = Reach::kMapped;
-      t.mapped = w->segment->data(local);
     } else if (r == wc.rank) {
       t.reach = Reach::kMapped;  // its own memory, at its own addresses
       t.mapped = reinterpret_cast<unsigned char*>(uintptr_t(m.base));
-    } else {
+    } else if (cma_allowed(m)) {
       t.reach = Reach::kCma;
-      if (cma_ok) cma_ok = cma_allowed(m);
-    }
+    }  // else: cross-memory attach is not permitted here; messages it is
   }
-  if (!allocates) WEFT_TRY(agree(wc, cma_ok));
+  // Every member serves requests as soon as any member sends any.
+  bool none_remote = true;
+  for (const Target& t : w->targets) none_remote = none_remote && t.reach != Reach::kRemote;
+  bool nobody_remote = true;
+  WEFT_TRY(all_agree(wc, none_remote, &nobody_remote));
+  if (!nobody_remote) WEFT_TRY(start_server(*w));
   if (base_out != nullptr) *base_out = w->base;
   *out = windows().add(std::move(w));
   return Status::success();
@@ -178,8 +184,10 @@ Status free_window(Window& w) {
                              ")");
   }
   // Every member's operations on every target are over once all have arrived here.
+  WEFT_TRY(remote_flush(w, -1));
   Comm* wc = world().comms.find(w.comm);
   WEFT_TRY(internal_barrier(*wc));
+  stop_server(w);
   WEFT_TRY(attributes_on_win_free(w.handle));
   errhandler_release(w.errhandler);
   (void)comm_free(w.comm);

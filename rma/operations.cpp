@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rma/access.hpp"
+#include "rma/remote.hpp"
 #include "rma/sync.hpp"
 #include "runtime/world.hpp"
 
@@ -27,11 +28,6 @@ Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
                                            " ranks)");
   WEFT_TRY(check_access(w, t.rank));
   const Target& target = w.targets[size_t(t.rank)];
-  if (target.reach == Reach::kRemote)
-    return Status::error(MPI_ERR_UNSUPPORTED_OPERATION,
-                         "target_rank=" + std::to_string(t.rank) + " of " + w.display_name() +
-                             " is on another node: one-sided communication across nodes is "
-                             "not built yet");
   out->bytes = t.type->size() * t.count;
   if (t.type->is_contiguous(t.count)) {
     out->one = Run{t.type->true_lb(), out->bytes};
@@ -63,6 +59,8 @@ Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
   return Status::success();
 }
 
+bool remote(const Resolved& r) { return r.span.target->reach == Reach::kRemote; }
+
 Status check_sizes(const Typed& origin, const Resolved& r, const char* what) {
   const size_t bytes = origin.type->size() * origin.count;
   if (bytes == r.bytes) return Status::success();
@@ -84,6 +82,7 @@ const unsigned char* packed_origin(const Typed& o, std::unique_ptr<unsigned char
 // The reduction an accumulate applies at the target: a predefined op on the target's one
 // predefined type, which the origin must share.
 Status bind_op(const Typed& origin, const TargetRef& t, MPI_Op op, Reduction* red, Combine* how) {
+  how->op = op;
   if (op == MPI_REPLACE || op == MPI_NO_OP) {
     how->replace = op == MPI_REPLACE;
     how->no_op = op == MPI_NO_OP;
@@ -120,7 +119,8 @@ Status put(Window& w, const Typed& origin, const TargetRef& target) {
   WEFT_TRY(resolve(w, target, &r));
   WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
   std::unique_ptr<unsigned char[]> hold;
-  return write_runs(r.span, packed_origin(origin, &hold));
+  const unsigned char* packed = packed_origin(origin, &hold);
+  return remote(r) ? remote_put(w, r.span, packed) : write_runs(r.span, packed);
 }
 
 Status get(Window& w, const Typed& origin, const TargetRef& target) {
@@ -128,10 +128,13 @@ Status get(Window& w, const Typed& origin, const TargetRef& target) {
   Resolved r;
   WEFT_TRY(resolve(w, target, &r));
   WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
+  auto read = [&](unsigned char* into) {
+    return remote(r) ? remote_get(w, r.span, into) : read_runs(r.span, into);
+  };
   if (origin.type->is_contiguous(origin.count))
-    return read_runs(r.span, static_cast<unsigned char*>(origin.type->data_start(origin.buf)));
+    return read(static_cast<unsigned char*>(origin.type->data_start(origin.buf)));
   std::unique_ptr<unsigned char[]> packed(new unsigned char[r.bytes]);
-  WEFT_TRY(read_runs(r.span, packed.get()));
+  WEFT_TRY(read(packed.get()));
   deliver(origin, packed.get());
   return Status::success();
 }
@@ -146,7 +149,9 @@ Status accumulate(Window& w, const Typed& origin, const TargetRef& target, MPI_O
   if (how.no_op) return Status::success();
   WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
   std::unique_ptr<unsigned char[]> hold;
-  return accumulate_runs(r.span, packed_origin(origin, &hold), how, nullptr);
+  const unsigned char* packed = packed_origin(origin, &hold);
+  return remote(r) ? remote_accumulate(w, r.span, packed, how, nullptr)
+                   : accumulate_runs(r.span, packed, how, nullptr);
 }
 
 Status get_accumulate(Window& w, const Typed& origin, const Typed& result, const TargetRef& target,
@@ -168,7 +173,8 @@ Status get_accumulate(Window& w, const Typed& origin, const Typed& result, const
     old.reset(new unsigned char[r.bytes]);
     into = old.get();
   }
-  WEFT_TRY(accumulate_runs(r.span, in, how, into));
+  WEFT_TRY(remote(r) ? remote_accumulate(w, r.span, in, how, into)
+                     : accumulate_runs(r.span, in, how, into));
   if (old != nullptr) deliver(result, old.get());
   return Status::success();
 }
@@ -178,7 +184,8 @@ Status compare_and_swap(Window& w, const void* value, const void* compare, void*
   if (rank == MPI_PROC_NULL) return Status::success();
   Resolved r;
   WEFT_TRY(resolve(w, TargetRef{rank, disp, 1, type}, &r));
-  return rma::compare_and_swap(r.span, value, compare, result, type->size());
+  return remote(r) ? remote_compare_and_swap(w, r.span, value, compare, result, type->size())
+                   : rma::compare_and_swap(r.span, value, compare, result, type->size());
 }
 
 }  // namespace weft::rma

@@ -8,6 +8,7 @@
 
 #include "pt2pt/pt2pt.hpp"
 #include "rma/locks.hpp"
+#include "rma/remote.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/world.hpp"
 
@@ -71,12 +72,27 @@ Status check_target(const Window& w, int target) {
                                          " ranks)");
 }
 
-Status check_local(const Window& w, int target) {
-  if (w.targets[size_t(target)].reach != Reach::kRemote) return Status::success();
-  return Status::error(MPI_ERR_UNSUPPORTED_OPERATION,
-                       "rank " + std::to_string(target) + " of " + w.display_name() +
-                           " is on another node: passive-target synchronisation across nodes "
-                           "is not built yet");
+// Takes `target`'s lock: directly in its control block on this node, by request otherwise.
+Status acquire(Window& w, int target, bool exclusive) {
+  if (w.targets[size_t(target)].reach == Reach::kRemote) return remote_lock(w, target, exclusive);
+  TargetControl* c = w.targets[size_t(target)].control;
+  // Others' operations need no help from this process, but an oversubscribed node needs the
+  // core, and remote origins need this process to serve them: poll and yield between tries.
+  while (!try_lock(c, exclusive)) {
+    world().progress.poll();
+    sched_yield();
+  }
+  return Status::success();
+}
+
+// Ends a lock epoch on `target`: its operations complete there, then the lock (if `held`, that
+// is, not taken with MPI_MODE_NOCHECK) is released.
+Status release(Window& w, int target, bool held, bool exclusive) {
+  const bool remote = w.targets[size_t(target)].reach == Reach::kRemote;
+  if (remote) return held ? remote_unlock(w, target, exclusive) : remote_flush(w, target);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (held) rma::unlock(w.targets[size_t(target)].control, exclusive);
+  return Status::success();
 }
 
 }  // namespace
@@ -94,6 +110,7 @@ Status fence(Window& w, int assert) {
   if (w.epochs.access_open || w.epochs.exposure_open || !w.epochs.locks.empty() ||
       w.epochs.lock_all)
     return sync_error(w, "MPI_Win_fence called while a PSCW or lock epoch is open");
+  WEFT_TRY(remote_flush(w, -1));
   std::atomic_thread_fence(std::memory_order_seq_cst);
   WEFT_TRY(internal_barrier(window_comm(w)));
   w.epochs.fence = (assert& MPI_MODE_NOSUCCEED) == 0;
@@ -143,6 +160,7 @@ Status start(Window& w, const groups::Members& group, int assert) {
 
 Status complete(Window& w) {
   if (!w.epochs.access_open) return sync_error(w, "MPI_Win_complete called without MPI_Win_start");
+  WEFT_TRY(remote_flush(w, -1));
   std::atomic_thread_fence(std::memory_order_seq_cst);
   std::vector<Request*> sends;
   for (int target : w.epochs.access_group) {
@@ -175,19 +193,10 @@ Status test(Window& w, bool* done) {
 
 Status lock(Window& w, int lock_type, int target, int assert) {
   WEFT_TRY(check_target(w, target));
-  WEFT_TRY(check_local(w, target));
   if (w.epochs.locks.count(target) != 0 || w.epochs.lock_all)
     return sync_error(w, "rank " + std::to_string(target) + " is already locked by this process");
-  const bool exclusive = lock_type == MPI_LOCK_EXCLUSIVE;
-  if ((assert& MPI_MODE_NOCHECK) == 0) {
-    TargetControl* c = w.targets[size_t(target)].control;
-    // Others' operations need no help from this process, but an oversubscribed node needs the
-    // core: poll (PSCW notices, collectives) and yield between tries.
-    while (!try_lock(c, exclusive)) {
-      world().progress.poll();
-      sched_yield();
-    }
-  }
+  if ((assert& MPI_MODE_NOCHECK) == 0)
+    WEFT_TRY(acquire(w, target, lock_type == MPI_LOCK_EXCLUSIVE));
   w.epochs.locks[target] = (assert& MPI_MODE_NOCHECK) ? -lock_type : lock_type;
   return Status::success();
 }
@@ -198,49 +207,39 @@ Status unlock(Window& w, int target) {
   if (held == w.epochs.locks.end())
     return sync_error(w, "MPI_Win_unlock of rank " + std::to_string(target) +
                              ", which this process has not locked");
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (held->second > 0)
-    rma::unlock(w.targets[size_t(target)].control, held->second == MPI_LOCK_EXCLUSIVE);
+  const int type = held->second;
   w.epochs.locks.erase(held);
-  return Status::success();
+  return release(w, target, type > 0, type == MPI_LOCK_EXCLUSIVE);
 }
 
 Status lock_all(Window& w, int assert) {
   if (w.epochs.lock_all || !w.epochs.locks.empty())
     return sync_error(w, "MPI_Win_lock_all called while this process holds a lock");
-  for (int t = 0; t < w.size; ++t) WEFT_TRY(check_local(w, t));
-  if ((assert& MPI_MODE_NOCHECK) == 0) {
-    for (int t = 0; t < w.size; ++t) {
-      while (!try_lock(w.targets[size_t(t)].control, false)) {
-        world().progress.poll();
-        sched_yield();
-      }
-    }
-  }
+  const bool checked = (assert& MPI_MODE_NOCHECK) == 0;
+  if (checked)
+    for (int t = 0; t < w.size; ++t) WEFT_TRY(acquire(w, t, false));
   w.epochs.lock_all = true;
-  w.epochs.lock_all_checked = (assert& MPI_MODE_NOCHECK) == 0;
+  w.epochs.lock_all_checked = checked;
   return Status::success();
 }
 
 Status unlock_all(Window& w) {
   if (!w.epochs.lock_all)
     return sync_error(w, "MPI_Win_unlock_all called without MPI_Win_lock_all");
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (w.epochs.lock_all_checked)
-    for (int t = 0; t < w.size; ++t) rma::unlock(w.targets[size_t(t)].control, false);
   w.epochs.lock_all = false;
+  for (int t = 0; t < w.size; ++t) WEFT_TRY(release(w, t, w.epochs.lock_all_checked, false));
   return Status::success();
 }
 
-Status flush(const Window& w, int target) {
+Status flush(Window& w, int target) {
   if (target >= 0) WEFT_TRY(check_target(w, target));
   const bool held = w.epochs.lock_all ||
                     (target < 0 ? !w.epochs.locks.empty() : w.epochs.locks.count(target) != 0);
   if (!held) return sync_error(w, "flush outside a passive-target epoch (MPI_Win_lock first)");
-  // Operations are complete at the target when their calls return; this only keeps the
+  // Operations on this node are complete when their calls return; the fence only keeps the
   // compiler (and weakly ordered processors) from moving later stores before them.
   std::atomic_thread_fence(std::memory_order_release);
-  return Status::success();
+  return remote_flush(w, target);
 }
 
 Status sync(const Window&) {

@@ -23,7 +23,7 @@ Status unlock(Window& w, int target);
 Status lock_all(Window& w, int assert);
 Status unlock_all(Window& w);
 // MPI_Win_flush(_local)(_all) with target -1 for all: MPI_ERR_RMA_SYNC outside a passive epoch.
-Status flush(const Window& w, int target);
+Status flush(Window& w, int target);
 Status sync(const Window& w);
 
 }  // namespace weft::rma

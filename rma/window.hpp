@@ -10,6 +10,7 @@
 
 #include "mpi.h"
 #include "rma/node_segment.hpp"
+#include "rma/remote_state.hpp"
 #include "runtime/comm/info_objects.hpp"
 #include "runtime/request.hpp"
 #include "runtime/status.hpp"
@@ -69,6 +70,7 @@ struct Window {
     MPI_Aint size = 0;
     int disp_unit = 1, flavor = 0, model = MPI_WIN_UNIFIED;
   } attr;
+  RemoteState remote;  // the active-message path (rma/remote.hpp)
   // MPI_Win_attach'ed regions of a dynamic window: start address -> bytes.
   std::map<uint64_t, uint64_t> attached;
 

@@ -73,7 +73,7 @@ int shared_query(const char* fn, MPI_Win win, int rank, MPI_Aint* size, MPI_Aint
   // Memory this process can load and store: the library's own allocations on this node.
   const bool shared =
       (w->flavor == MPI_WIN_FLAVOR_SHARED || w->flavor == MPI_WIN_FLAVOR_ALLOCATE) &&
-      t.reach == rma::Reach::kMapped;
+      t.mapped != nullptr;
   *size = shared ? MPI_Aint(t.size) : 0;
   *disp_unit = MPI_Aint(t.disp_unit);
   *static_cast<void**>(baseptr) = shared ? t.mapped : nullptr;

@@ -1,0 +1,204 @@
+// Origin side of the active-message path (rma/remote.hpp): encoding requests, sending them on
+// the window's communicator and waiting for answers.
+#include "rma/remote.hpp"
+
+#include <cstring>
+
+#include "pt2pt/pt2pt.hpp"
+#include "rma/messages.hpp"
+#include "rma/target_server.hpp"
+#include "runtime/async_progress.hpp"
+#include "runtime/world.hpp"
+
+namespace weft::rma {
+
+RemoteState::RemoteState() = default;
+RemoteState::~RemoteState() = default;
+
+namespace {
+
+int rank_of(const Window& w, const Target* t) { return int(t - w.targets.data()); }
+
+size_t span_bytes(const TargetSpan& span) {
+  size_t n = 0;
+  for (const Run& r : span) n += r.bytes;
+  return n;
+}
+
+// header, the span's runs, then `parts` of data, in one buffer.
+struct Part {
+  const void* data;
+  size_t bytes;
+};
+std::unique_ptr<unsigned char[]> encode(RequestHeader h, const TargetSpan* span,
+                                        std::initializer_list<Part> parts, size_t* length) {
+  h.run_count = span != nullptr ? span->run_count : 0;
+  h.data_bytes = 0;
+  for (const Part& p : parts) h.data_bytes += p.bytes;
+  *length = sizeof h + h.run_count * sizeof(Run) + h.data_bytes;
+  std::unique_ptr<unsigned char[]> m(new unsigned char[*length]);
+  unsigned char* at = m.get();
+  std::memcpy(at, &h, sizeof h);
+  at += sizeof h;
+  if (h.run_count > 0) {
+    std::memcpy(at, span->runs, h.run_count * sizeof(Run));
+    at += h.run_count * sizeof(Run);
+  }
+  for (const Part& p : parts) {
+    if (p.bytes > 0) std::memcpy(at, p.data, p.bytes);
+    at += p.bytes;
+  }
+  return m;
+}
+
+Comm& window_comm(const Window& w) { return *world().comms.find(w.comm); }
+
+// Sends a request; the window keeps the message until the send completes.
+Status send(Window& w, int target, std::unique_ptr<unsigned char[]> message, size_t length) {
+  Request* r = world().requests.acquire();
+  const Status s = pt2pt::start_send(window_comm(w), message.get(), length, target, kRequestTag,
+                                     pt2pt::SendMode::kStandard, r);
+  if (!s.ok()) {
+    world().requests.release(r);
+    return s;
+  }
+  w.remote.sends.push_back({r, std::move(message)});
+  w.remote.dirty.insert(target);
+  // Forget the sends already done, so that a long epoch does not pile them up.
+  std::erase_if(w.remote.sends, [](RemoteState::Pending& p) {
+    if (!p.request->completion.done) return false;
+    world().requests.release(p.request);
+    return true;
+  });
+  return Status::success();
+}
+
+// Sends a request and waits for its answer of `reply_bytes` into `reply`.
+Status round_trip(Window& w, int target, std::unique_ptr<unsigned char[]> message, size_t length,
+                  void* reply, size_t reply_bytes) {
+  Request answer;
+  WEFT_TRY(pt2pt::start_recv(window_comm(w), reply, reply_bytes, target, kReplyTag, &answer));
+  WEFT_TRY(send(w, target, std::move(message), length));
+  pt2pt::wait(&answer);
+  if (answer.completion.error_class != 0)
+    return Status::error(answer.completion.error_class,
+                         "the answer of rank " + std::to_string(target) + " was not received");
+  w.remote.dirty.erase(target);  // it serves requests in order: the earlier ones are done
+  return Status::success();
+}
+
+RequestHeader accumulate_header(MessageKind kind, const TargetSpan& span, const Combine& how) {
+  RequestHeader h;
+  h.kind = kind;
+  h.address = span.address;
+  h.op = how.op;
+  h.flags = uint8_t((how.replace ? kReplace : 0) | (how.no_op ? kNoOp : 0));
+  if (how.reduction != nullptr) {
+    h.datatype = how.reduction->datatype;
+    h.elem_size = uint32_t(how.reduction->elem_size);
+  }
+  return h;
+}
+
+}  // namespace
+
+Status remote_put(Window& w, const TargetSpan& span, const unsigned char* packed) {
+  RequestHeader h;
+  h.kind = MessageKind::kPut;
+  h.address = span.address;
+  size_t length = 0;
+  auto m = encode(h, &span, {{packed, span_bytes(span)}}, &length);
+  return send(w, rank_of(w, span.target), std::move(m), length);
+}
+
+Status remote_get(Window& w, const TargetSpan& span, unsigned char* packed) {
+  RequestHeader h;
+  h.kind = MessageKind::kGet;
+  h.address = span.address;
+  size_t length = 0;
+  auto m = encode(h, &span, {}, &length);
+  return round_trip(w, rank_of(w, span.target), std::move(m), length, packed, span_bytes(span));
+}
+
+Status remote_accumulate(Window& w, const TargetSpan& span, const unsigned char* packed,
+                         const Combine& how, unsigned char* old) {
+  const size_t bytes = span_bytes(span);
+  const RequestHeader h = accumulate_header(
+      old != nullptr ? MessageKind::kGetAccumulate : MessageKind::kAccumulate, span, how);
+  size_t length = 0;
+  auto m = encode(h, &span, {{packed, how.no_op ? 0 : bytes}}, &length);
+  const int target = rank_of(w, span.target);
+  if (old == nullptr) return send(w, target, std::move(m), length);
+  return round_trip(w, target, std::move(m), length, old, bytes);
+}
+
+Status remote_compare_and_swap(Window& w, const TargetSpan& span, const void* value,
+                               const void* compare, void* old, size_t bytes) {
+  RequestHeader h;
+  h.kind = MessageKind::kCompareSwap;
+  h.address = span.address;
+  h.elem_size = uint32_t(bytes);
+  size_t length = 0;
+  auto m = encode(h, &span, {{value, bytes}, {compare, bytes}}, &length);
+  return round_trip(w, rank_of(w, span.target), std::move(m), length, old, bytes);
+}
+
+Status remote_lock(Window& w, int target, bool exclusive) {
+  RequestHeader h;
+  h.kind = MessageKind::kLock;
+  h.flags = exclusive ? kExclusive : 0;
+  size_t length = 0;
+  auto m = encode(h, nullptr, {}, &length);
+  return round_trip(w, target, std::move(m), length, nullptr, 0);
+}
+
+Status remote_unlock(Window& w, int target, bool exclusive) {
+  RequestHeader h;
+  h.kind = MessageKind::kUnlock;
+  h.flags = exclusive ? kExclusive : 0;
+  size_t length = 0;
+  auto m = encode(h, nullptr, {}, &length);
+  WEFT_TRY(round_trip(w, target, std::move(m), length, nullptr, 0));
+  w.remote.dirty.erase(target);
+  return Status::success();
+}
+
+Status remote_flush(Window& w, int target) {
+  std::vector<int> targets;
+  if (target >= 0) {
+    if (w.remote.dirty.count(target) != 0) targets.push_back(target);
+  } else {
+    targets.assign(w.remote.dirty.begin(), w.remote.dirty.end());
+  }
+  for (int t : targets) {
+    RequestHeader h;
+    h.kind = MessageKind::kFlush;
+    size_t length = 0;
+    auto m = encode(h, nullptr, {}, &length);
+    WEFT_TRY(round_trip(w, t, std::move(m), length, nullptr, 0));
+    w.remote.dirty.erase(t);
+  }
+  return Status::success();
+}
+
+Status start_server(Window& w) {
+  w.remote.server = std::make_unique<TargetServer>(w);
+  world().progress.activate(w.remote.server.get());
+  async_progress_retain();  // served even while this process computes outside MPI
+  return Status::success();
+}
+
+void stop_server(Window& w) {
+  for (RemoteState::Pending& p : w.remote.sends) {
+    pt2pt::wait(p.request);
+    world().requests.release(p.request);
+  }
+  w.remote.sends.clear();
+  if (w.remote.server == nullptr) return;
+  w.remote.server->stop();
+  world().progress.poll();  // drops the finished server from the engine's list
+  w.remote.server.reset();
+  async_progress_release();
+}
+
+}  // namespace weft::rma

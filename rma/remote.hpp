@@ -1,0 +1,26 @@
+// The origin side of the active-message path (rma/messages.hpp): operations on targets of
+// Reach::kRemote. Puts and accumulates go out without waiting; gets, fetches and compare-and-swap
+// wait for their answer; flush, unlock and the epoch ends wait until the target has served every
+// earlier request of this process.
+#pragma once
+#include "rma/access.hpp"
+
+namespace weft::rma {
+
+Status remote_put(Window& w, const TargetSpan& span, const unsigned char* packed);
+Status remote_get(Window& w, const TargetSpan& span, unsigned char* packed);
+Status remote_accumulate(Window& w, const TargetSpan& span, const unsigned char* packed,
+                         const Combine& how, unsigned char* old);
+Status remote_compare_and_swap(Window& w, const TargetSpan& span, const void* value,
+                               const void* compare, void* old, size_t bytes);
+Status remote_lock(Window& w, int target, bool exclusive);
+Status remote_unlock(Window& w, int target, bool exclusive);
+// Every earlier request to `target` (-1: to every target sent any) is done at the target.
+Status remote_flush(Window& w, int target);
+
+// The server of a window whose members use the active-message path; started at creation and
+// stopped by MPI_Win_free after its final barrier.
+Status start_server(Window& w);
+void stop_server(Window& w);
+
+}  // namespace weft::rma

@@ -1,0 +1,29 @@
+// What a window keeps for the active-message path (rma/remote.hpp): requests still being sent,
+// the targets written to since their last flush, and the server of this process's memory.
+#pragma once
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "runtime/request.hpp"
+
+namespace weft::rma {
+
+class TargetServer;
+
+struct RemoteState {
+  struct Pending {
+    Request* request;
+    std::unique_ptr<unsigned char[]> message;
+  };
+  RemoteState();
+  ~RemoteState();  // in remote.cpp, where TargetServer is complete
+  RemoteState(const RemoteState&) = delete;
+  RemoteState& operator=(const RemoteState&) = delete;
+
+  std::vector<Pending> sends;
+  std::set<int> dirty;
+  std::unique_ptr<TargetServer> server;
+};
+
+}  // namespace weft::rma
