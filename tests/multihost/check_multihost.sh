@@ -80,6 +80,14 @@ case $case in
       weftrun -n 3 --host h1:2,h2:2 "$bin/mpi_$prog"
       expect 0
     done ;;
+  rma)  # one-sided communication between hosts: the active-message path, every sync mode
+    "$hosts" up "$prefix" 2 "$subnet"
+    for prog in rma_basic rma_pscw rma_dtypes rma_errors rma_objects rma_shared; do
+      weftrun -n 3 --host h1:2,h2:2 "$bin/mpi_$prog"
+      expect 0
+    done
+    weftrun -n 4 --host h1:2,h2:2 "$bin/mpi_rma_passive"  # its target computes outside MPI
+    expect 0 ;;
   rank_killed)  # a rank on the remote host dies: the job ends naming rank, signal and host
     "$hosts" up "$prefix" 2 "$subnet"
     weftrun -n 4 --host h1:2,h2:2 "$bin/failing_rank" segv
