@@ -1,6 +1,7 @@
 // The abstract tagged-message transport under MPI point-to-point: addresses, lazy connections,
 // send/recv/probe/matched probe on 64-bit match bits (pt2pt/match_bits.hpp), progress and a
-// wait fd. Threading: called from one thread at a time (MPI_THREAD_SERIALIZED at most).
+// wait fd; optionally one-sided access (RMA) to memory peers registered. Threading: called from
+// one thread at a time (MPI_THREAD_SERIALIZED at most).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +27,10 @@ struct ProbeResult {
   size_t bytes = 0;
   void* message = nullptr;  // take_message only: the transport's handle of the message taken
 };
+
+// Opaque handles of the RMA part: this process's registered memory, a peer's unpacked key.
+struct MemoryRegistration;
+struct RemoteKey;
 
 class Transport {
  public:
@@ -58,6 +63,23 @@ class Transport {
   virtual void wake() = 0;
   // Completes every started send at its destination (used before teardown).
   virtual Status flush() = 0;
+
+  // RMA, where the transport has it (rma_capable()). register_memory makes [base, base+bytes)
+  // accessible to peers and packs the key they need into `key`; unpack_key turns a connected
+  // peer's packed key into a handle. put/get start a transfer of `len` bytes between `buf` and
+  // `address` in the peer's memory and report its local completion (buffer reusable; for get,
+  // data arrived) in `c`; flush_peer completes every earlier put/get to `peer` at the peer.
+  virtual bool rma_capable() const { return false; }
+  virtual Status register_memory(void* base, size_t bytes, MemoryRegistration** out,
+                                 std::vector<uint8_t>* key);
+  virtual void deregister_memory(MemoryRegistration*) {}
+  virtual Status unpack_key(int peer, const std::vector<uint8_t>& key, RemoteKey** out);
+  virtual void release_key(RemoteKey*) {}
+  virtual Status put(int peer, const void* buf, size_t len, uint64_t address, RemoteKey* key,
+                     Completion* c);
+  virtual Status get(int peer, void* buf, size_t len, uint64_t address, RemoteKey* key,
+                     Completion* c);
+  virtual Status flush_peer(int peer, Completion* c);
 };
 
 }  // namespace weft

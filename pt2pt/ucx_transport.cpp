@@ -110,7 +110,7 @@ class UcxTransport final : public Transport {
     ucp_params_t params{};
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_TAG_SENDER_MASK |
                         UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_ESTIMATED_NUM_PPN;
-    params.features = UCP_FEATURE_TAG | UCP_FEATURE_WAKEUP;
+    params.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP;
     params.tag_sender_mask = match_bits::kSenderMask;
     params.estimated_num_eps = size_t(o.world_size);
     params.estimated_num_ppn = size_t(o.local_size);
@@ -151,21 +151,11 @@ class UcxTransport final : public Transport {
 
   Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                Completion* c) override {
-    ucp_request_param_t p{};
-    p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-    p.cb.send = on_send_done;
-    p.user_data = c;
+    ucp_request_param_t p = send_param(c);
     ucp_ep_h ep = eps_[size_t(peer)];
     ucs_status_ptr_t r = sync ? ucp_tag_send_sync_nbx(ep, buf, len, bits, &p)
                               : ucp_tag_send_nbx(ep, buf, len, bits, &p);
-    if (r == nullptr) {
-      c->done = true;
-    } else if (UCS_PTR_IS_ERR(r)) {
-      return ucx_error("ucp_tag_send_nbx", UCS_PTR_STATUS(r));
-    } else if (!c->done) {  // the callback may already have run (and freed r) inside the call
-      c->handle = r;
-    }
-    return Status::success();
+    return track(r, c, "ucp_tag_send_nbx");
   }
 
   Status irecv(void* buf, size_t len, uint64_t bits, uint64_t mask, Completion* c) override {
@@ -234,7 +224,91 @@ class UcxTransport final : public Transport {
     return st == UCS_OK ? Status::success() : ucx_error("ucp_worker_flush", st);
   }
 
+  // RMA (docs/platform-facts.md §3): ucp_mem_map + ucp_rkey_pack at the target,
+  // ucp_ep_rkey_unpack at the origin; a put's or get's request completes locally,
+  // ucp_ep_flush_nbx completes every earlier one at the peer.
+  bool rma_capable() const override { return true; }
+
+  Status register_memory(void* base, size_t bytes, MemoryRegistration** out,
+                         std::vector<uint8_t>* key) override {
+    ucp_mem_map_params_t mp{};
+    mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+    mp.address = base;
+    mp.length = bytes;
+    ucp_mem_h memh = nullptr;
+    ucs_status_t st = ucp_mem_map(context_, &mp, &memh);
+    if (st != UCS_OK) return ucx_error("ucp_mem_map", st);
+    void* packed = nullptr;
+    size_t packed_size = 0;
+    st = ucp_rkey_pack(context_, memh, &packed, &packed_size);
+    if (st != UCS_OK) {
+      (void)ucp_mem_unmap(context_, memh);
+      return ucx_error("ucp_rkey_pack", st);
+    }
+    auto* bytes_of = static_cast<const uint8_t*>(packed);
+    key->assign(bytes_of, bytes_of + packed_size);
+    ucp_rkey_buffer_release(packed);
+    *out = reinterpret_cast<MemoryRegistration*>(memh);
+    return Status::success();
+  }
+
+  void deregister_memory(MemoryRegistration* m) override {
+    (void)ucp_mem_unmap(context_, reinterpret_cast<ucp_mem_h>(m));
+  }
+
+  Status unpack_key(int peer, const std::vector<uint8_t>& key, RemoteKey** out) override {
+    ucp_rkey_h rkey = nullptr;
+    ucs_status_t st = ucp_ep_rkey_unpack(eps_[size_t(peer)], key.data(), &rkey);
+    if (st != UCS_OK) return ucx_error("ucp_ep_rkey_unpack", st);
+    *out = reinterpret_cast<RemoteKey*>(rkey);
+    return Status::success();
+  }
+
+  void release_key(RemoteKey* k) override { ucp_rkey_destroy(reinterpret_cast<ucp_rkey_h>(k)); }
+
+  Status put(int peer, const void* buf, size_t len, uint64_t address, RemoteKey* key,
+             Completion* c) override {
+    ucp_request_param_t p = send_param(c);
+    return track(ucp_put_nbx(eps_[size_t(peer)], buf, len, address,
+                             reinterpret_cast<ucp_rkey_h>(key), &p),
+                 c, "ucp_put_nbx");
+  }
+
+  Status get(int peer, void* buf, size_t len, uint64_t address, RemoteKey* key,
+             Completion* c) override {
+    ucp_request_param_t p = send_param(c);
+    return track(ucp_get_nbx(eps_[size_t(peer)], buf, len, address,
+                             reinterpret_cast<ucp_rkey_h>(key), &p),
+                 c, "ucp_get_nbx");
+  }
+
+  Status flush_peer(int peer, Completion* c) override {
+    ucp_request_param_t p = send_param(c);
+    return track(ucp_ep_flush_nbx(eps_[size_t(peer)], &p), c, "ucp_ep_flush_nbx");
+  }
+
  private:
+  static ucp_request_param_t send_param(Completion* c) {
+    ucp_request_param_t p{};
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    p.cb.send = on_send_done;
+    p.user_data = c;
+    return p;
+  }
+
+  // What an operation's start returned: done in place, failed, or a request whose callback
+  // (on_send_done) completes `c`.
+  static Status track(ucs_status_ptr_t r, Completion* c, const char* what) {
+    if (r == nullptr) {
+      c->done = true;
+    } else if (UCS_PTR_IS_ERR(r)) {
+      return ucx_error(what, UCS_PTR_STATUS(r));
+    } else if (!c->done) {  // the callback may already have run (and freed r) inside the call
+      c->handle = r;
+    }
+    return Status::success();
+  }
+
   // Looks for a matching unexpected message, progressing once if none is there yet; `remove`
   // takes it out of matching (matched probe).
   bool probe(uint64_t bits, uint64_t mask, bool remove, ProbeResult* out) {

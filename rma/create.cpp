@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <string>
 
 #include "coll/coll.hpp"
 #include "rma/remote.hpp"
+#include "rma/transport_keys.hpp"
 #include "runtime/comm/attributes.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/comm/errhandler.hpp"
@@ -135,8 +137,9 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
   std::vector<Member> members(size_t(wc.size));
   WEFT_TRY(internal_allgather(wc, &me, sizeof me, members.data()));
 
-  // WEFT_RMA_PATH=messages: every other process through the active-message path.
-  const bool messages_only = setting_value("WEFT_RMA_PATH") == "messages";
+  // WEFT_RMA_PATH=messages or transport: every other process reached as if on another node.
+  const std::string path = setting_value("WEFT_RMA_PATH");
+  const bool as_remote = path == "messages" || path == "transport";
   w->targets.resize(size_t(wc.size));
   for (int r = 0; r < wc.size; ++r) {
     const Member& m = members[size_t(r)];
@@ -152,7 +155,7 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
     if (local < 0) continue;  // another node: kRemote
     t.control = w->segment->control(local);
     if (allocates) t.mapped = w->segment->data(local);  // shared, whatever the path
-    if (messages_only && r != wc.rank && spec.flavor != MPI_WIN_FLAVOR_SHARED) continue;
+    if (as_remote && r != wc.rank && spec.flavor != MPI_WIN_FLAVOR_SHARED) continue;
     if (allocates) {
       t.reach = Reach::kMapped;
     } else if (r == wc.rank) {
@@ -168,6 +171,11 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
   bool nobody_remote = true;
   WEFT_TRY(all_agree(wc, none_remote, &nobody_remote));
   if (!nobody_remote) WEFT_TRY(start_server(*w));
+  // Contiguous transfers to other nodes through the transport's RMA, where it has one (the
+  // attached regions of dynamic windows are not known ahead: messages).
+  if (!nobody_remote && path != "messages" && spec.flavor != MPI_WIN_FLAVOR_DYNAMIC &&
+      world().transport->rma_capable())
+    WEFT_TRY(exchange_keys(*w, wc));
   if (base_out != nullptr) *base_out = w->base;
   *out = windows().add(std::move(w));
   return Status::success();
@@ -188,6 +196,7 @@ Status free_window(Window& w) {
   Comm* wc = world().comms.find(w.comm);
   WEFT_TRY(internal_barrier(*wc));
   stop_server(w);
+  release_keys(w);
   WEFT_TRY(attributes_on_win_free(w.handle));
   errhandler_release(w.errhandler);
   (void)comm_free(w.comm);

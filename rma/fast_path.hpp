@@ -39,7 +39,7 @@ inline bool fast_put_get(bool get, MPI_Win win, const void* origin, MPI_Count or
 // operations are already complete, so a release fence is all there is to do.
 inline bool fast_flush(MPI_Win win, int rank) {
   Window* w = windows().find(win);
-  if (w == nullptr || !w->epochs.lock_all || !w->remote.dirty.empty() || rank < -1 ||
+  if (w == nullptr || !w->epochs.lock_all || !w->remote.dirty.empty() || !w->remote.rma_dirty.empty() || rank < -1 ||
       rank >= w->size || world().phase != Phase::kRunning)
     return false;
   std::atomic_thread_fence(std::memory_order_release);

@@ -100,9 +100,47 @@ RequestHeader accumulate_header(MessageKind kind, const TargetSpan& span, const 
   return h;
 }
 
+// A contiguous span of a target whose key this process holds: the transport's own RMA.
+bool by_transport(const TargetSpan& span) {
+  return span.target->key != nullptr && span.run_count == 1;
+}
+
+// A transport put or get of the span's one run, waited for until complete here (the origin
+// buffer reusable, or the data arrived); completion at the target comes with remote_flush.
+Status transport_transfer(Window& w, const TargetSpan& span, bool get, unsigned char* packed) {
+  const Target& t = *span.target;
+  const uint64_t address = span.address + uint64_t(span.runs[0].offset);
+  const size_t bytes = size_t(span.runs[0].bytes);
+  Transport& transport = *world().transport;
+  Completion c;
+  WEFT_TRY(get ? transport.get(t.world_rank, packed, bytes, address, t.key, &c)
+               : transport.put(t.world_rank, packed, bytes, address, t.key, &c));
+  w.remote.rma_dirty.insert(rank_of(w, &t));
+  world().progress.wait_until([&] { return c.done; });
+  if (c.error_class != 0)
+    return Status::error(c.error_class, std::string(get ? "get from" : "put to") + " rank " +
+                                            std::to_string(rank_of(w, &t)) + " of " +
+                                            w.display_name() + " failed in the transport");
+  return Status::success();
+}
+
+// Completes every transport put/get to window rank `target` at the target.
+Status transport_flush(Window& w, int target) {
+  if (w.remote.rma_dirty.erase(target) == 0) return Status::success();
+  Completion c;
+  WEFT_TRY(world().transport->flush_peer(w.targets[size_t(target)].world_rank, &c));
+  world().progress.wait_until([&] { return c.done; });
+  if (c.error_class != 0)
+    return Status::error(c.error_class, "flush of rank " + std::to_string(target) + " of " +
+                                            w.display_name() + " failed in the transport");
+  return Status::success();
+}
+
 }  // namespace
 
 Status remote_put(Window& w, const TargetSpan& span, const unsigned char* packed) {
+  if (by_transport(span))
+    return transport_transfer(w, span, false, const_cast<unsigned char*>(packed));
   RequestHeader h;
   h.kind = MessageKind::kPut;
   h.address = span.address;
@@ -112,6 +150,7 @@ Status remote_put(Window& w, const TargetSpan& span, const unsigned char* packed
 }
 
 Status remote_get(Window& w, const TargetSpan& span, unsigned char* packed) {
+  if (by_transport(span)) return transport_transfer(w, span, true, packed);
   RequestHeader h;
   h.kind = MessageKind::kGet;
   h.address = span.address;
@@ -153,6 +192,7 @@ Status remote_lock(Window& w, int target, bool exclusive) {
 }
 
 Status remote_unlock(Window& w, int target, bool exclusive) {
+  WEFT_TRY(transport_flush(w, target));  // done there before others may take the lock
   RequestHeader h;
   h.kind = MessageKind::kUnlock;
   h.flags = exclusive ? kExclusive : 0;
@@ -164,6 +204,12 @@ Status remote_unlock(Window& w, int target, bool exclusive) {
 }
 
 Status remote_flush(Window& w, int target) {
+  if (target >= 0) {
+    WEFT_TRY(transport_flush(w, target));
+  } else {
+    const std::set<int> all = w.remote.rma_dirty;
+    for (int t : all) WEFT_TRY(transport_flush(w, t));
+  }
   std::vector<int> targets;
   if (target >= 0) {
     if (w.remote.dirty.count(target) != 0) targets.push_back(target);

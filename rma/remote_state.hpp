@@ -1,5 +1,6 @@
-// What a window keeps for the active-message path (rma/remote.hpp): requests still being sent,
-// the targets written to since their last flush, and the server of this process's memory.
+// What a window keeps for targets on other nodes (rma/remote.hpp): requests still being sent,
+// the targets sent requests or transport puts/gets since their last flush, and the server of
+// this process's memory.
 #pragma once
 #include <memory>
 #include <set>
@@ -22,7 +23,8 @@ struct RemoteState {
   RemoteState& operator=(const RemoteState&) = delete;
 
   std::vector<Pending> sends;
-  std::set<int> dirty;
+  std::set<int> dirty;      // sent requests (active messages)
+  std::set<int> rma_dirty;  // sent transport puts/gets
   std::unique_ptr<TargetServer> server;
 };
 

@@ -10,6 +10,7 @@
 
 #include "mpi.h"
 #include "rma/node_segment.hpp"
+#include "pt2pt/transport.hpp"
 #include "rma/remote_state.hpp"
 #include "runtime/comm/info_objects.hpp"
 #include "runtime/request.hpp"
@@ -33,6 +34,7 @@ struct Target {
   Reach reach = Reach::kRemote;
   unsigned char* mapped = nullptr;   // kMapped: the window's start in this process
   TargetControl* control = nullptr;  // on this node: its lock and accumulate mutex
+  RemoteKey* key = nullptr;  // kRemote with the transport's RMA: its key (rma/transport_keys.hpp)
 };
 
 // The epochs this process has open as an origin (access) and as a target (exposure).
@@ -70,7 +72,8 @@ struct Window {
     MPI_Aint size = 0;
     int disp_unit = 1, flavor = 0, model = MPI_WIN_UNIFIED;
   } attr;
-  RemoteState remote;  // the active-message path (rma/remote.hpp)
+  RemoteState remote;  // the active-message path and transport RMA (rma/remote.hpp)
+  MemoryRegistration* registration = nullptr;  // this process's memory, for the transport's RMA
   // MPI_Win_attach'ed regions of a dynamic window: start address -> bytes.
   std::map<uint64_t, uint64_t> attached;
 

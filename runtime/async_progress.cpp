@@ -2,6 +2,7 @@
 #include "runtime/async_progress.hpp"
 
 #include <poll.h>
+#include <time.h>
 
 #include <mutex>
 #include <thread>
@@ -17,6 +18,7 @@ __attribute__((tls_model("initial-exec"))) thread_local bool CallGuard::held_ = 
 namespace async_progress {
 
 std::atomic<bool> g_active{false};
+std::atomic<unsigned long> g_calls{0};
 
 namespace {
 
@@ -25,23 +27,46 @@ std::thread g_thread;
 std::atomic<bool> g_stop{false};
 int g_users = 0;
 
-// Waits for its turn (the application's calls hold the lock while they run, and drive progress
-// themselves meanwhile), drives progress until nothing is left, arms the transport and sleeps
-// on its event fd until traffic arrives.
+// How long the application must stay out of MPI before the thread steps in: the delay a target
+// computing outside MPI adds to its origins, and the thread's wake-up rate while the
+// application calls MPI.
+constexpr long kQuietNs = 200 * 1000;
+
+void sleep_quiet_period() {
+  timespec t{0, kQuietNs};
+  nanosleep(&t, nullptr);
+}
+
+// Waits until a whole period passes with no MPI call entered, drives progress until nothing is
+// left, arms the transport and sleeps on its event fd until traffic arrives, and again.
 void run() {
   World& w = world();
+  unsigned long seen = g_calls.load(std::memory_order_relaxed);
   for (;;) {
-    bool armed = false;
-    {
-      std::lock_guard<std::mutex> turn(g_lock);
-      if (g_stop.load(std::memory_order_acquire)) return;
-      while (w.progress.poll() != 0) {
-      }
-      armed = w.transport->arm();
+    sleep_quiet_period();
+    if (g_stop.load(std::memory_order_acquire)) return;
+    const unsigned long now = g_calls.load(std::memory_order_relaxed);
+    if (now != seen) {  // the application is calling MPI, which drives progress itself
+      seen = now;
+      continue;
     }
-    if (!armed) continue;  // events arrived meanwhile
-    pollfd pfd{w.transport->wait_fd(), POLLIN, 0};
-    (void)::poll(&pfd, 1, 1000);
+    for (;;) {
+      bool armed = false;
+      {
+        std::unique_lock<std::mutex> turn(g_lock, std::try_to_lock);
+        if (!turn.owns_lock()) break;  // a call is running
+        if (g_stop.load(std::memory_order_acquire)) return;
+        while (w.progress.poll() != 0) {
+        }
+        armed = w.transport->arm();
+      }
+      if (!armed) continue;  // events arrived meanwhile
+      pollfd pfd{w.transport->wait_fd(), POLLIN, 0};
+      (void)::poll(&pfd, 1, 1000);
+      if (g_stop.load(std::memory_order_acquire)) return;
+      if (g_calls.load(std::memory_order_relaxed) != seen) break;  // calls resumed: step back
+    }
+    seen = g_calls.load(std::memory_order_relaxed);
   }
 }
 

@@ -4,8 +4,10 @@
 // only while something needs it (a window whose members exchange messages) and
 // WEFT_ASYNC_PROGRESS allows it. It and the application's calls take turns through the call
 // lock: every MPI entry point holds it (CallGuard, taken by WEFT_REQUIRE_RUNNING) while the
-// thread is running; the thread takes it between calls, and sleeps on the transport's event fd
-// when nothing is left to do.
+// thread is running. The thread stays out of the way of an application that calls MPI: it
+// takes the lock only once a whole period (kQuietNs) has passed with no call entered, then
+// drives progress and sleeps on the transport's event fd until traffic arrives; woken while a
+// call runs (which progresses by itself), it sleeps the period again instead of contending.
 #pragma once
 #include <atomic>
 
@@ -14,6 +16,8 @@ namespace weft {
 namespace async_progress {
 // Whether the thread runs, i.e. whether calls must take the lock.
 extern std::atomic<bool> g_active;
+// Calls entered while the thread runs (it watches for a quiet period).
+extern std::atomic<unsigned long> g_calls;
 void lock_calls();
 void unlock_calls();
 }  // namespace async_progress
@@ -24,6 +28,7 @@ class CallGuard {
  public:
   CallGuard() {
     if (depth_++ == 0 && async_progress::g_active.load(std::memory_order_acquire)) {
+      async_progress::g_calls.fetch_add(1, std::memory_order_relaxed);
       async_progress::lock_calls();
       held_ = true;
     }

@@ -48,10 +48,11 @@ const std::vector<Setting>& settings() {
       {"WEFT_RMA_PATH", "auto",
        "How one-sided operations reach a target's window memory. auto: by load/store where "
        "the library allocated it on this node (MPI_Win_allocate, _shared), by cross-memory "
-       "attach (process_vm_readv/writev) to other processes' memory on this node, by messages "
-       "that the target serves to other nodes (and where cross-memory attach is not "
-       "permitted). messages: every target but the caller itself by messages (shared-memory "
-       "windows excepted), as if on another node."},
+       "attach (process_vm_readv/writev) to other processes' memory on this node; on other "
+       "nodes, contiguous puts and gets by the transport's RMA (UCX ucp_put_nbx/ucp_get_nbx, "
+       "not for dynamic windows) and everything else by messages that the target serves. "
+       "transport: every target but the caller itself as if on another node (shared-memory "
+       "windows excepted). messages: the same, but by messages only."},
       {"WEFT_ASYNC_PROGRESS", "auto",
        "auto: while a window's members exchange one-sided requests (targets on other nodes), "
        "a thread serves them whenever the application is outside MPI, so a target that "

@@ -80,12 +80,18 @@ case $case in
       weftrun -n 3 --host h1:2,h2:2 "$bin/mpi_$prog"
       expect 0
     done ;;
-  rma)  # one-sided communication between hosts: the active-message path, every sync mode
+  rma)  # one-sided communication between hosts (transport RMA and messages), every sync mode
     "$hosts" up "$prefix" 2 "$subnet"
     for prog in rma_basic rma_pscw rma_dtypes rma_errors rma_objects rma_shared; do
       weftrun -n 3 --host h1:2,h2:2 "$bin/mpi_$prog"
       expect 0
     done
+    # Contiguous puts and gets to the other host went through UCX's RMA on every rank.
+    weftrun -n 2 --host h1:1,h2:1 -x LD_PRELOAD="$bin/../lib/libucx_rma_counter.so" \
+      "$bin/mpi_rma_basic"
+    expect 0
+    [ "$(grep -c '^ucx_rma_counter: puts=[1-9][0-9]* gets=[1-9]' "$err")" -eq 2 ] ||
+      fail "a rank made no UCX put or get to the other host"
     weftrun -n 4 --host h1:2,h2:2 "$bin/mpi_rma_passive"  # its target computes outside MPI
     expect 0 ;;
   rank_killed)  # a rank on the remote host dies: the job ends naming rank, signal and host
