@@ -141,6 +141,7 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
   const std::string path = setting_value("WEFT_RMA_PATH");
   const bool as_remote = path == "messages" || path == "transport";
   w->targets.resize(size_t(wc.size));
+  w->epochs.locks.resize(wc.size);
   for (int r = 0; r < wc.size; ++r) {
     const Member& m = members[size_t(r)];
     Target& t = w->targets[size_t(r)];

@@ -8,6 +8,7 @@
 #include "rma/access.hpp"
 #include "rma/remote.hpp"
 #include "rma/sync.hpp"
+#include "runtime/datatype/predefined.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::rma {
@@ -186,6 +187,17 @@ Status compare_and_swap(Window& w, const void* value, const void* compare, void*
   WEFT_TRY(resolve(w, TargetRef{rank, disp, 1, type}, &r));
   return remote(r) ? remote_compare_and_swap(w, r.span, value, compare, result, type->size())
                    : rma::compare_and_swap(r.span, value, compare, result, type->size());
+}
+
+void remember_fetch_op(Window& w, MPI_Op op, MPI_Datatype type) {
+  if (op == w.fetch_op.op && type == w.fetch_op.type) return;
+  if (op == MPI_REPLACE || op == MPI_NO_OP || op >= kFirstUserOp || !is_predefined_type(type))
+    return;
+  Reduction reduction;
+  if (!world().ops.bind(op, type, predefined_type(type).size, &reduction).ok()) return;
+  w.fetch_op.op = op;
+  w.fetch_op.type = type;
+  w.fetch_op.reduction = reduction;
 }
 
 }  // namespace weft::rma

@@ -31,5 +31,8 @@ Status get_accumulate(Window& w, const Typed& origin, const Typed& result, const
                       MPI_Op op);
 Status compare_and_swap(Window& w, const void* value, const void* compare, void* result,
                         const Datatype* type, int rank, MPI_Aint disp);
+// After a fetch-and-op that succeeded: keeps the reduction of a predefined `op` on predefined
+// `type` for MPI_Fetch_and_op's short path (rma/fast_path.hpp) on this window.
+void remember_fetch_op(Window& w, MPI_Op op, MPI_Datatype type);
 
 }  // namespace weft::rma

@@ -99,7 +99,7 @@ Status release(Window& w, int target, bool held, bool exclusive) {
 
 Status check_access(const Window& w, int target) {
   const Epochs& e = w.epochs;
-  if (e.fence || e.lock_all || e.locks.count(target) != 0 || e.access_group.count(target) != 0)
+  if (e.fence || e.lock_all || e.locks.holds(target) || e.access_group.count(target) != 0)
     return Status::success();
   return sync_error(w, "no access epoch to rank " + std::to_string(target) +
                            " is open (call MPI_Win_fence, MPI_Win_start, MPI_Win_lock or "
@@ -193,22 +193,21 @@ Status test(Window& w, bool* done) {
 
 Status lock(Window& w, int lock_type, int target, int assert) {
   WEFT_TRY(check_target(w, target));
-  if (w.epochs.locks.count(target) != 0 || w.epochs.lock_all)
+  if (w.epochs.locks.holds(target) || w.epochs.lock_all)
     return sync_error(w, "rank " + std::to_string(target) + " is already locked by this process");
   if ((assert& MPI_MODE_NOCHECK) == 0)
     WEFT_TRY(acquire(w, target, lock_type == MPI_LOCK_EXCLUSIVE));
-  w.epochs.locks[target] = (assert& MPI_MODE_NOCHECK) ? -lock_type : lock_type;
+  w.epochs.locks.set(target, (assert& MPI_MODE_NOCHECK) ? -lock_type : lock_type);
   return Status::success();
 }
 
 Status unlock(Window& w, int target) {
   WEFT_TRY(check_target(w, target));
-  auto held = w.epochs.locks.find(target);
-  if (held == w.epochs.locks.end())
+  if (!w.epochs.locks.holds(target))
     return sync_error(w, "MPI_Win_unlock of rank " + std::to_string(target) +
                              ", which this process has not locked");
-  const int type = held->second;
-  w.epochs.locks.erase(held);
+  const int type = w.epochs.locks.type(target);
+  w.epochs.locks.clear(target);
   return release(w, target, type > 0, type == MPI_LOCK_EXCLUSIVE);
 }
 
@@ -234,7 +233,7 @@ Status unlock_all(Window& w) {
 Status flush(Window& w, int target) {
   if (target >= 0) WEFT_TRY(check_target(w, target));
   const bool held = w.epochs.lock_all ||
-                    (target < 0 ? !w.epochs.locks.empty() : w.epochs.locks.count(target) != 0);
+                    (target < 0 ? !w.epochs.locks.empty() : w.epochs.locks.holds(target));
   if (!held) return sync_error(w, "flush outside a passive-target epoch (MPI_Win_lock first)");
   // Operations on this node are complete when their calls return; the fence only keeps the
   // compiler (and weakly ordered processors) from moving later stores before them.

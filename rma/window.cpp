@@ -23,11 +23,6 @@ bool WindowTable::empty() const {
   return true;
 }
 
-WindowTable& windows() {
-  static WindowTable table;
-  return table;
-}
-
 Status lookup_window(MPI_Win handle, const char* arg, Window** out) {
   *out = windows().find(handle);
   if (*out != nullptr) return Status::success();

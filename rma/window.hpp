@@ -13,6 +13,7 @@
 #include "pt2pt/transport.hpp"
 #include "rma/remote_state.hpp"
 #include "runtime/comm/info_objects.hpp"
+#include "runtime/op/op.hpp"
 #include "runtime/request.hpp"
 #include "runtime/status.hpp"
 
@@ -37,6 +38,29 @@ struct Target {
   RemoteKey* key = nullptr;  // kRemote with the transport's RMA: its key (rma/transport_keys.hpp)
 };
 
+// The passive-target locks this process holds, by target: MPI_LOCK_SHARED or
+// MPI_LOCK_EXCLUSIVE, negated when MPI_MODE_NOCHECK took none; 0 for none. A flat array, so
+// that MPI_Win_lock/unlock's short path (rma/fast_path.hpp) allocates nothing.
+class HeldLocks {
+ public:
+  void resize(int targets) { type_.assign(size_t(targets), 0); }
+  bool empty() const { return held_ == 0; }
+  bool holds(int target) const { return type_[size_t(target)] != 0; }
+  int type(int target) const { return type_[size_t(target)]; }
+  void set(int target, int type) {
+    held_ += type_[size_t(target)] == 0 ? 1 : 0;
+    type_[size_t(target)] = type;
+  }
+  void clear(int target) {
+    held_ -= type_[size_t(target)] != 0 ? 1 : 0;
+    type_[size_t(target)] = 0;
+  }
+
+ private:
+  std::vector<int> type_;
+  int held_ = 0;
+};
+
 // The epochs this process has open as an origin (access) and as a target (exposure).
 struct Epochs {
   bool fence = false;          // after MPI_Win_fence, until one with MPI_MODE_NOSUCCEED
@@ -46,8 +70,7 @@ struct Epochs {
   bool exposure_open = false;
   std::vector<Request*> post_sends;      // the post notices not yet known to be delivered
   std::vector<Request*> complete_recvs;  // the origins' completion notices, awaited by wait
-  // target -> MPI_LOCK_SHARED / MPI_LOCK_EXCLUSIVE, negated when MPI_MODE_NOCHECK took none
-  std::map<int, int> locks;
+  HeldLocks locks;
   bool lock_all = false;
   bool lock_all_checked = false;  // lock_all took the shared locks (no MPI_MODE_NOCHECK)
 };
@@ -72,6 +95,12 @@ struct Window {
     MPI_Aint size = 0;
     int disp_unit = 1, flavor = 0, model = MPI_WIN_UNIFIED;
   } attr;
+  // The reduction MPI_Fetch_and_op's short path applied last (rma/fast_path.hpp).
+  struct {
+    MPI_Op op = MPI_OP_NULL;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    Reduction reduction;
+  } fetch_op;
   RemoteState remote;  // the active-message path and transport RMA (rma/remote.hpp)
   MemoryRegistration* registration = nullptr;  // this process's memory, for the transport's RMA
   // MPI_Win_attach'ed regions of a dynamic window: start address -> bytes.
@@ -97,7 +126,8 @@ class WindowTable {
   std::vector<std::unique_ptr<Window>> windows_;  // by handle; slot 0 is MPI_WIN_NULL
 };
 
-WindowTable& windows();
+inline WindowTable g_window_table;
+inline WindowTable& windows() { return g_window_table; }
 
 // The window behind `handle`, or MPI_ERR_WIN naming `arg` and the value.
 Status lookup_window(MPI_Win handle, const char* arg, Window** out);

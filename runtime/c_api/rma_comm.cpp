@@ -23,10 +23,6 @@ int transfer(const char* fn, Kind kind, const void* origin_addr, MPI_Count origi
              MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
              MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
              bool request_form, MPI_Request* request) {
-  if (kind != Kind::kAccumulate && !request_form &&
-      rma::fast_put_get(kind == Kind::kGet, win, origin_addr, origin_count, origin_datatype,
-                        target_rank, target_disp, target_count, target_datatype))
-    return MPI_SUCCESS;
   WEFT_REQUIRE_RUNNING(fn);
   rma::Window* w = nullptr;
   WEFT_WIN_CHECK(win, fn, capi::window_arg(win, &w));
@@ -88,6 +84,9 @@ extern "C" {
 int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
              MPI_Win win) {
+  if (rma::fast_put_get(false, win, origin_addr, origin_count, origin_datatype, target_rank,
+                        target_disp, target_count, target_datatype))
+    return MPI_SUCCESS;
   return transfer("MPI_Put", Kind::kPut, origin_addr, origin_count, origin_datatype, target_rank,
                   target_disp, target_count, target_datatype, MPI_OP_NULL, win, false, nullptr);
 }
@@ -95,12 +94,18 @@ int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_data
 int PMPI_Put_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win) {
+  if (rma::fast_put_get(false, win, origin_addr, origin_count, origin_datatype, target_rank,
+                        target_disp, target_count, target_datatype))
+    return MPI_SUCCESS;
   return transfer("MPI_Put_c", Kind::kPut, origin_addr, origin_count, origin_datatype, target_rank,
                   target_disp, target_count, target_datatype, MPI_OP_NULL, win, false, nullptr);
 }
 
 int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  if (rma::fast_put_get(true, win, origin_addr, origin_count, origin_datatype, target_rank,
+                        target_disp, target_count, target_datatype))
+    return MPI_SUCCESS;
   return transfer("MPI_Get", Kind::kGet, origin_addr, origin_count, origin_datatype, target_rank,
                   target_disp, target_count, target_datatype, MPI_OP_NULL, win, false, nullptr);
 }
@@ -108,6 +113,9 @@ int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 int PMPI_Get_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win) {
+  if (rma::fast_put_get(true, win, origin_addr, origin_count, origin_datatype, target_rank,
+                        target_disp, target_count, target_datatype))
+    return MPI_SUCCESS;
   return transfer("MPI_Get_c", Kind::kGet, origin_addr, origin_count, origin_datatype, target_rank,
                   target_disp, target_count, target_datatype, MPI_OP_NULL, win, false, nullptr);
 }
@@ -147,13 +155,22 @@ int PMPI_Get_accumulate_c(const void* origin_addr, MPI_Count origin_count,
 
 int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
-  return get_accumulate("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype,
-                        target_rank, target_disp, 1, datatype, op, win, false, nullptr);
+  if (rma::fast_fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win))
+    return MPI_SUCCESS;
+  const int rc =
+      get_accumulate("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype,
+                     target_rank, target_disp, 1, datatype, op, win, false, nullptr);
+  if (rc == MPI_SUCCESS)
+    if (rma::Window* w = rma::windows().find(win)) rma::remember_fetch_op(*w, op, datatype);
+  return rc;
 }
 
 int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                           MPI_Win win) {
+  if (rma::fast_compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank,
+                                 target_disp, win))
+    return MPI_SUCCESS;
   constexpr const char* fn = "MPI_Compare_and_swap";
   WEFT_REQUIRE_RUNNING(fn);
   rma::Window* w = nullptr;

@@ -80,6 +80,7 @@ int PMPI_Win_test(MPI_Win win, int* flag) {
 }
 
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
+  if (rma::fast_lock(lock_type, rank, assert, win)) return MPI_SUCCESS;
   return on_window("MPI_Win_lock", win, [&](rma::Window& w) {
     if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
       return Status::error(MPI_ERR_LOCKTYPE, "invalid lock_type=" + std::to_string(lock_type) +
@@ -91,6 +92,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
 }
 
 int PMPI_Win_unlock(int rank, MPI_Win win) {
+  if (rma::fast_unlock(rank, win)) return MPI_SUCCESS;
   return on_window("MPI_Win_unlock", win, [&](rma::Window& w) {
     return rank == MPI_PROC_NULL ? Status::success() : rma::unlock(w, rank);
   });
