@@ -1853,6 +1853,15 @@ int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Cou
 #define MPI_F_ERROR 2
 #define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
 #define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
+/* The status of the mpi_f08 Fortran bindings: the same six integers, the first three named. */
+typedef struct MPI_F08_status {
+  MPI_Fint MPI_SOURCE;
+  MPI_Fint MPI_TAG;
+  MPI_Fint MPI_ERROR;
+  MPI_Fint weft_internal[MPI_F_STATUS_SIZE - 3];
+} MPI_F08_status;
+#define MPI_F08_STATUS_IGNORE ((MPI_F08_status *)0)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)0)
 
 /* Integer handles convert as the same number; requests and messages get a stable integer while
  * they live (0 is the null handle; an integer naming no live request/message gives null). */
@@ -1874,6 +1883,10 @@ MPI_Fint MPI_Message_c2f(MPI_Message message);
 MPI_Message MPI_Message_f2c(MPI_Fint message);
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
 MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
@@ -1892,6 +1905,10 @@ MPI_Fint PMPI_Message_c2f(MPI_Message message);
 MPI_Message PMPI_Message_f2c(MPI_Fint message);
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 
 /* MPI-1 attribute caching (deprecated, still in MPI 3.1): the communicator keyval calls under
  * their old names. */

@@ -3,6 +3,7 @@
 // (an invalid one stays invalid and is rejected where it is used); requests and messages go
 // through runtime/fortran_handles.hpp. They work before MPI_Init and after MPI_Finalize too.
 #include <cstdint>
+#include <cstring>
 
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
@@ -64,6 +65,39 @@ int PMPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
   return MPI_SUCCESS;
 }
 
+// The mpi_f08 status holds the same integers as the mpif.h/mpi one, in the same order.
+static_assert(sizeof(MPI_F08_status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
+
+int PMPI_Status_c2f08(const MPI_Status* c_status, MPI_F08_status* f08_status) {
+  if (int rc = check_status_args(c_status, "c_status", f08_status, "f08_status",
+                                 "MPI_Status_c2f08"))
+    return rc;
+  return PMPI_Status_c2f(c_status, &f08_status->MPI_SOURCE);
+}
+
+int PMPI_Status_f082c(const MPI_F08_status* f08_status, MPI_Status* c_status) {
+  if (int rc = check_status_args(f08_status, "f08_status", c_status, "c_status",
+                                 "MPI_Status_f082c"))
+    return rc;
+  return PMPI_Status_f2c(&f08_status->MPI_SOURCE, c_status);
+}
+
+int PMPI_Status_f2f08(const MPI_Fint* f_status, MPI_F08_status* f08_status) {
+  if (int rc = check_status_args(f_status, "f_status", f08_status, "f08_status",
+                                 "MPI_Status_f2f08"))
+    return rc;
+  std::memcpy(&f08_status->MPI_SOURCE, f_status, sizeof(MPI_F08_status));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Status_f082f(const MPI_F08_status* f08_status, MPI_Fint* f_status) {
+  if (int rc = check_status_args(f08_status, "f08_status", f_status, "f_status",
+                                 "MPI_Status_f082f"))
+    return rc;
+  std::memcpy(f_status, &f08_status->MPI_SOURCE, sizeof(MPI_F08_status));
+  return MPI_SUCCESS;
+}
+
 int PMPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status) {
   constexpr const char* fn = "MPI_Status_f2c";
   if (int rc = check_status_args(f_status, "f_status", c_status, "c_status", fn)) return rc;
@@ -98,3 +132,7 @@ WEFT_MPI_ALIAS(MPI_Message_c2f)
 WEFT_MPI_ALIAS(MPI_Message_f2c)
 WEFT_MPI_ALIAS(MPI_Status_c2f)
 WEFT_MPI_ALIAS(MPI_Status_f2c)
+WEFT_MPI_ALIAS(MPI_Status_c2f08)
+WEFT_MPI_ALIAS(MPI_Status_f082c)
+WEFT_MPI_ALIAS(MPI_Status_f2f08)
+WEFT_MPI_ALIAS(MPI_Status_f082f)

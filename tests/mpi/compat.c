@@ -1,6 +1,6 @@
 /* MPI 3.1 compatibility calls: Fortran handle conversion (round trips of every handle kind,
  * null and stale handles, a live request waited on through its converted handle, a matched-
- * probe message, MPI_Status_c2f/f2c) and the deprecated MPI-1 attribute calls (MPI_Keyval_create,
+ * probe message, MPI_Status_c2f/f2c and the mpi_f08 status conversions) and the deprecated MPI-1 attribute calls (MPI_Keyval_create,
  * MPI_Attr_put/get/delete, MPI_Keyval_free) with copy and delete callbacks and error paths. */
 #include <stdint.h>
 
@@ -158,6 +158,27 @@ static void statuses(int rank) {
   EXPECT_ERROR(MPI_Status_c2f(MPI_STATUS_IGNORE, f), MPI_ERR_ARG, "MPI_Status_c2f", "c_status");
   EXPECT_ERROR(MPI_Status_f2c(MPI_F_STATUS_IGNORE, &back), MPI_ERR_ARG, "MPI_Status_f2c",
                "f_status");
+
+  check_context("MPI_Status_c2f08 / f082c / f2f08 / f082f");
+  MPI_F08_status f08, f08_again;
+  MPI_Fint f_again[MPI_F_STATUS_SIZE];
+  CHECK_MPI(MPI_Status_c2f08(&status, &f08));
+  CHECK(f08.MPI_SOURCE == 0 && f08.MPI_TAG == 9 && f08.MPI_ERROR == MPI_ERR_TRUNCATE);
+  CHECK_MPI(MPI_Status_f082f(&f08, f_again));
+  CHECK(memcmp(f_again, f, sizeof f) == 0);
+  CHECK_MPI(MPI_Status_f2f08(f, &f08_again));
+  CHECK(memcmp(&f08_again, &f08, sizeof f08) == 0);
+  memset(&back, 0xff, sizeof back);
+  CHECK_MPI(MPI_Status_f082c(&f08, &back));
+  CHECK(back.MPI_SOURCE == 0 && back.MPI_TAG == 9);
+  CHECK_MPI(MPI_Get_elements_x(&back, MPI_BYTE, &big));
+  CHECK(big == ((MPI_Count)5 << 32 | 7));
+  CHECK_MPI(MPI_Test_cancelled(&back, &cancelled));
+  CHECK(cancelled == 1);
+  EXPECT_ERROR(MPI_Status_c2f08(&status, MPI_F08_STATUS_IGNORE), MPI_ERR_ARG, "MPI_Status_c2f08",
+               "f08_status");
+  EXPECT_ERROR(MPI_Status_f082f(MPI_F08_STATUS_IGNORE, f), MPI_ERR_ARG, "MPI_Status_f082f",
+               "f08_status");
   (void)rank;
 }
 
