@@ -68,7 +68,7 @@ struct CollArgs {
   static constexpr int kRootNone = -2;  // MPI_PROC_NULL
   CollKind kind = CollKind::kBarrier;
   int rank = 0, size = 1, root = 0;
-  int remote_size = 0;  // an intercommunicator's remote group (0: an intracommunicator)
+  int remote_size = 0;   // an intercommunicator's remote group (0: an intracommunicator)
   size_t bytes = 0;      // bcast, reduce, allreduce, scan, exscan
   size_t elem_size = 1;  // element boundaries: blocks and segments never split an element
   bool commutative = true;

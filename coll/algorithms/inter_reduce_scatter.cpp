@@ -29,7 +29,6 @@ Cost cost(const CollArgs& a) {
 
 }  // namespace
 
-extern const Algorithm kInterReduceScatter{"inter", CollKind::kReduceScatter, nullptr, cost,
-                                           build};
+extern const Algorithm kInterReduceScatter{"inter", CollKind::kReduceScatter, nullptr, cost, build};
 
 }  // namespace weft::coll

@@ -32,7 +32,8 @@ int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int 
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  if (capi::sits_out(*c, root)) return capi::launch_idle(fn, comm, *c, CollKind::kBcast, form, request);
+  if (capi::sits_out(*c, root))
+    return capi::launch_idle(fn, comm, *c, CollKind::kBcast, form, request);
   const weft::Datatype* t = nullptr;
   WEFT_CHECK(comm, fn,
              capi::check_typed(buffer, count, type, "buffer", "count", "datatype", false, &t));
@@ -52,8 +53,8 @@ Status root_side(const weft::Comm& c, bool vector, MPI_Count count, capi::CountA
                  capi::CountArray displs, MPI_Datatype type, const char* count_arg,
                  const char* counts_arg, const char* type_arg, std::vector<capi::UserBlock>* out) {
   if (vector)
-    return capi::vector_side(c.peer_count(), counts, displs, type, nullptr, counts_arg, "displs", type_arg,
-                             out);
+    return capi::vector_side(c.peer_count(), counts, displs, type, nullptr, counts_arg, "displs",
+                             type_arg, out);
   const weft::Datatype* t = nullptr;
   WEFT_TRY(weft::find_message_datatype(type, count, type_arg, &t));
   WEFT_TRY(capi::check_count(count, count_arg));
@@ -79,7 +80,8 @@ int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatyp
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  if (capi::sits_out(*c, root)) return capi::launch_idle(fn, comm, *c, CollKind::kGather, form, request);
+  if (capi::sits_out(*c, root))
+    return capi::launch_idle(fn, comm, *c, CollKind::kGather, form, request);
   const bool is_root = capi::is_root(*c, root), inter = c->is_inter();
   CallSpec spec;
   weft::coll::CollArgs& a = spec.args;
@@ -134,7 +136,8 @@ int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, bool vecto
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  if (capi::sits_out(*c, root)) return capi::launch_idle(fn, comm, *c, CollKind::kScatter, form, request);
+  if (capi::sits_out(*c, root))
+    return capi::launch_idle(fn, comm, *c, CollKind::kScatter, form, request);
   const bool is_root = capi::is_root(*c, root), inter = c->is_inter();
   CallSpec spec;
   weft::coll::CollArgs& a = spec.args;

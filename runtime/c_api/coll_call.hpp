@@ -33,7 +33,9 @@ Status collective_comm(MPI_Comm comm, Comm** out);
 // A root: a rank of `c`; on an intercommunicator MPI_ROOT, MPI_PROC_NULL or a remote rank.
 Status check_root(const Comm& c, int root);
 // Whether this rank is the root of a rooted call (MPI_ROOT on an intercommunicator).
-inline bool is_root(const Comm& c, int root) { return c.is_inter() ? root == MPI_ROOT : c.rank == root; }
+inline bool is_root(const Comm& c, int root) {
+  return c.is_inter() ? root == MPI_ROOT : c.rank == root;
+}
 // A rooted call on an intercommunicator at a rank that passed MPI_PROC_NULL (the root is another
 // rank of its group): it takes part, moving nothing; its other arguments are not significant.
 inline bool sits_out(const Comm& c, int root) { return c.is_inter() && root == MPI_PROC_NULL; }

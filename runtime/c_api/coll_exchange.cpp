@@ -24,8 +24,9 @@ Status all_blocks(const weft::Comm& c, bool vector, MPI_Count count, capi::Count
                   const std::string& which, const char* displs_arg,
                   std::vector<capi::UserBlock>* out) {
   if (vector) {
-    return capi::vector_side(c.peer_count(), counts, displs, type, types, (which + "counts").c_str(),
-                             displs_arg, (which + (types ? "types" : "type")).c_str(), out);
+    return capi::vector_side(c.peer_count(), counts, displs, type, types,
+                             (which + "counts").c_str(), displs_arg,
+                             (which + (types ? "types" : "type")).c_str(), out);
   }
   const weft::Datatype* t = nullptr;
   WEFT_TRY(weft::find_message_datatype(type, count, (which + "type").c_str(), &t));
@@ -97,7 +98,8 @@ int alltoall(const char* fn, Variant variant, const void* sendbuf, MPI_Count sen
   a.uniform = variant == Variant::kRegular;
   const bool vector = variant != Variant::kRegular, w = variant == Variant::kW;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (c->is_inter()) WEFT_CHECK(comm, fn, capi::check_coll_buffer(sendbuf, 0, nullptr, "sendbuf", false));
+  if (c->is_inter())
+    WEFT_CHECK(comm, fn, capi::check_coll_buffer(sendbuf, 0, nullptr, "sendbuf", false));
   if (w) {  // alltoallw needs its type arrays even where the counts are zero
     WEFT_CHECK(comm, fn, capi::check_not_null(recvtypes, "recvtypes"));
     if (!in_place) WEFT_CHECK(comm, fn, capi::check_not_null(sendtypes, "sendtypes"));

@@ -62,7 +62,8 @@ int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, 
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  if (capi::sits_out(*c, root)) return capi::launch_idle(fn, comm, *c, CollKind::kReduce, form, request);
+  if (capi::sits_out(*c, root))
+    return capi::launch_idle(fn, comm, *c, CollKind::kReduce, form, request);
   const bool is_root = capi::is_root(*c, root);
   CallSpec spec;
   const weft::Datatype* t = nullptr;

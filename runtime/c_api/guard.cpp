@@ -49,10 +49,10 @@ Status check_buffer(const void* buf, MPI_Count count, const char* arg) {
 
 namespace {
 Status bad_rank(const Comm& comm, int rank, const char* arg) {
-  return Status::error(MPI_ERR_RANK, std::string("invalid rank ") + arg + "=" +
-                                         std::to_string(rank) + " (" + comm.display_name() + " has " +
-                                         std::to_string(comm.peer_count()) +
-                                         (comm.is_inter() ? " ranks in its remote group)" : " ranks)"));
+  return Status::error(MPI_ERR_RANK,
+                       std::string("invalid rank ") + arg + "=" + std::to_string(rank) + " (" +
+                           comm.display_name() + " has " + std::to_string(comm.peer_count()) +
+                           (comm.is_inter() ? " ranks in its remote group)" : " ranks)"));
 }
 }  // namespace
 

@@ -1,9 +1,10 @@
 // Intercommunicators (MPI 4.1 §7.6): MPI_Intercomm_create, MPI_Intercomm_merge and the remote
 // group's queries, MPI_Comm_remote_size and MPI_Comm_remote_group.
+#include "runtime/comm/intercomm.hpp"
+
 #include <string>
 
 #include "runtime/c_api/guard.hpp"
-#include "runtime/comm/intercomm.hpp"
 
 using weft::Comm;
 using weft::Status;
@@ -46,18 +47,17 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   Comm* c = nullptr;
   WEFT_CHECK(local_comm, fn, capi::intra_comm_arg(local_comm, "local_comm", &c));
   if (local_leader < 0 || local_leader >= c->size) {
-    return capi::report(local_comm, fn,
-                        Status::error(MPI_ERR_RANK, "invalid rank local_leader=" +
-                                                        std::to_string(local_leader) + " (" +
-                                                        c->display_name() + " has " +
-                                                        std::to_string(c->size) + " ranks)"));
+    return capi::report(
+        local_comm, fn,
+        Status::error(MPI_ERR_RANK, "invalid rank local_leader=" + std::to_string(local_leader) +
+                                        " (" + c->display_name() + " has " +
+                                        std::to_string(c->size) + " ranks)"));
   }
   WEFT_CHECK(local_comm, fn, capi::check_send_tag(tag, "tag"));
   WEFT_CHECK(local_comm, fn, capi::check_not_null(newintercomm, "newintercomm"));
   weft::LeaderLink link;
   if (c->rank == local_leader) link = leader_link(peer_comm, remote_leader, tag);
-  return capi::report(local_comm, fn,
-                      weft::intercomm_create(*c, local_leader, link, newintercomm));
+  return capi::report(local_comm, fn, weft::intercomm_create(*c, local_leader, link, newintercomm));
 }
 
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {

@@ -27,11 +27,12 @@ Status swap(const LeaderLink& link, const void* mine, size_t mine_bytes, void* t
                              pt2pt::SendMode::kStandard, &send));
   pt2pt::wait(&send);
   pt2pt::wait(&recv);
-  const int failed = send.completion.error_class ? send.completion.error_class
-                                                 : recv.completion.error_class;
+  const int failed =
+      send.completion.error_class ? send.completion.error_class : recv.completion.error_class;
   if (failed == 0) return Status::success();
-  return Status::error(failed, "the exchange between the leaders over peer_comm failed (do "
-                               "both leaders pass the same tag?)");
+  return Status::error(failed,
+                       "the exchange between the leaders over peer_comm failed (do "
+                       "both leaders pass the same tag?)");
 }
 
 // Collectives of an intercommunicator's local group that the library runs for itself: on the
@@ -66,8 +67,9 @@ Status agree_pairs(bool member, int n, Combine combine, uint32_t* pairs) {
     for (int i = 0; member && i < n; ++i) ids.take(pairs[i]);
     return Status::success();
   }
-  return Status::error(MPI_ERR_INTERN, "out of communicator context ids (free some with "
-                                       "MPI_Comm_free)");
+  return Status::error(MPI_ERR_INTERN,
+                       "out of communicator context ids (free some with "
+                       "MPI_Comm_free)");
 }
 
 // An allreduce (MPI_BAND on MPI_UINT64_T) of `n` words over an intercommunicator: `theirs`
@@ -81,14 +83,17 @@ Status remote_and(Comm& inter, const uint64_t* mine, uint64_t* theirs, size_t n)
 
 // Pairs free on every rank of both groups of `inter`.
 Status agree_inter_pairs(Comm& inter, bool member, int n, uint32_t* pairs) {
-  return agree_pairs(member, n, [&inter](uint64_t* mask) {
-    coll::CallSpec local = bitwise_and_call(mask, ContextIds::kWindowWords);
-    WEFT_TRY(run_local(inter, local));
-    uint64_t theirs[ContextIds::kWindowWords];
-    WEFT_TRY(remote_and(inter, mask, theirs, ContextIds::kWindowWords));
-    for (uint32_t i = 0; i < ContextIds::kWindowWords; ++i) mask[i] &= theirs[i];
-    return Status::success();
-  }, pairs);
+  return agree_pairs(
+      member, n,
+      [&inter](uint64_t* mask) {
+        coll::CallSpec local = bitwise_and_call(mask, ContextIds::kWindowWords);
+        WEFT_TRY(run_local(inter, local));
+        uint64_t theirs[ContextIds::kWindowWords];
+        WEFT_TRY(remote_and(inter, mask, theirs, ContextIds::kWindowWords));
+        for (uint32_t i = 0; i < ContextIds::kWindowWords; ++i) mask[i] &= theirs[i];
+        return Status::success();
+      },
+      pairs);
 }
 
 // Every rank's `bytes` of `mine` from the remote group, in remote rank order.
@@ -153,17 +158,20 @@ Status intercomm_create(Comm& local, int local_leader, const LeaderLink& link, M
   WEFT_TRY(internal_bcast(local, remote.data(), remote.size() * sizeof(int), local_leader));
   WEFT_TRY(overlap_check(local.world_ranks, remote));
   uint32_t pairs[2];
-  WEFT_TRY(agree_pairs(true, 2, [&](uint64_t* mask) {
-    const size_t bytes = ContextIds::kWindowWords * sizeof(uint64_t);
-    coll::CallSpec and_local = bitwise_and_call(mask, ContextIds::kWindowWords);
-    WEFT_TRY(coll::run_blocking(local, and_local));
-    if (leader) {
-      uint64_t theirs[ContextIds::kWindowWords];
-      WEFT_TRY(swap(link, mask, bytes, theirs, bytes));
-      for (uint32_t i = 0; i < ContextIds::kWindowWords; ++i) mask[i] &= theirs[i];
-    }
-    return internal_bcast(local, mask, bytes, local_leader);
-  }, pairs));
+  WEFT_TRY(agree_pairs(
+      true, 2,
+      [&](uint64_t* mask) {
+        const size_t bytes = ContextIds::kWindowWords * sizeof(uint64_t);
+        coll::CallSpec and_local = bitwise_and_call(mask, ContextIds::kWindowWords);
+        WEFT_TRY(coll::run_blocking(local, and_local));
+        if (leader) {
+          uint64_t theirs[ContextIds::kWindowWords];
+          WEFT_TRY(swap(link, mask, bytes, theirs, bytes));
+          for (uint32_t i = 0; i < ContextIds::kWindowWords; ++i) mask[i] &= theirs[i];
+        }
+        return internal_bcast(local, mask, bytes, local_leader);
+      },
+      pairs));
   *out = register_inter(local.world_ranks, remote, pairs, local.errhandler);
   return Status::success();
 }
@@ -172,8 +180,8 @@ Status intercomm_merge(Comm& inter, bool high, MPI_Comm* out) {
   const uint64_t mine = high ? 1 : 0;
   uint64_t theirs = 0;
   WEFT_TRY(remote_and(inter, &mine, &theirs, 1));
-  const bool local_first = mine != theirs ? !high
-                                          : inter.world_ranks[0] < inter.remote_world_ranks[0];
+  const bool local_first =
+      mine != theirs ? !high : inter.world_ranks[0] < inter.remote_world_ranks[0];
   const groups::Members& first = local_first ? inter.world_ranks : inter.remote_world_ranks;
   const groups::Members& second = local_first ? inter.remote_world_ranks : inter.world_ranks;
   groups::Members members = first;
@@ -232,8 +240,8 @@ int compare_comms(const Comm& a, const Comm& b) {
   if (&a == &b) return MPI_IDENT;
   if (a.is_inter() != b.is_inter()) return MPI_UNEQUAL;
   const int local = groups::compare(a.world_ranks, b.world_ranks);
-  const int remote = a.is_inter() ? groups::compare(a.remote_world_ranks, b.remote_world_ranks)
-                                  : MPI_IDENT;
+  const int remote =
+      a.is_inter() ? groups::compare(a.remote_world_ranks, b.remote_world_ranks) : MPI_IDENT;
   if (local == MPI_IDENT && remote == MPI_IDENT) return MPI_CONGRUENT;
   if (local != MPI_UNEQUAL && remote != MPI_UNEQUAL) return MPI_SIMILAR;
   return MPI_UNEQUAL;

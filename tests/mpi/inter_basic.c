@@ -37,13 +37,7 @@ static int delete_fn(MPI_Comm comm, int key, void* value, void* extra) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  errors_return();
-  world_ring(&world_rank, &world_size, NULL, NULL);
-  if (world_size < 2) {
-    MPI_Finalize();
-    return 0;
-  }
+  if (!inter_init(&argc, &argv, &world_rank, &world_size)) return 0;
   const int na = inter_size_a(world_size), nb = world_size - na;
   for (int leader = 0; leader < 3; leader += 2) {
     check_context("leader %d", leader);
@@ -97,7 +91,7 @@ int main(int argc, char** argv) {
       if (high_a != high_b) {
         check_merged(merged, high_a == 0);
       } else {
-        int first = -1;  /* the world rank of merged rank 0 decides the order */
+        int first = -1; /* the world rank of merged rank 0 decides the order */
         int r0;
         MPI_Comm_rank(merged, &r0);
         int w0 = r0 == 0 ? world_rank : -1;

@@ -10,9 +10,9 @@ static MPI_Request req;
 static int in_a, me, them, rank, size, rsize;
 
 /* The call in the given form: 0 blocking, 1 nonblocking, 2 persistent. */
-#define COLL(form, B, I, ...)                                  \
-  ((form) == 0   ? MPI_##B(__VA_ARGS__)                        \
-   : (form) == 1 ? MPI_##I(__VA_ARGS__, &req)                  \
+#define COLL(form, B, I, ...)                 \
+  ((form) == 0   ? MPI_##B(__VA_ARGS__)       \
+   : (form) == 1 ? MPI_##I(__VA_ARGS__, &req) \
                  : MPI_##B##_init(__VA_ARGS__, MPI_INFO_NULL, &req))
 /* Persistent calls run twice (the output cleared in between); the others once. */
 #define ROUNDS(form) for (int round = 0; round < ((form) == 2 ? 2 : 1); ++round)
@@ -68,7 +68,8 @@ static void test_reduce(int form, int g, int rr) {
   ROUNDS(form) {
     const int root = root_arg(g, rr);
     fill(out, N, -1);
-    if (round == 0) CHECK_MPI(COLL(form, Reduce, Ireduce, in, out, N, MPI_INT, MPI_SUM, root, inter));
+    if (round == 0)
+      CHECK_MPI(COLL(form, Reduce, Ireduce, in, out, N, MPI_INT, MPI_SUM, root, inter));
     done(form);
     for (int i = 0; i < N; ++i) {
       int want = -1;
@@ -87,7 +88,8 @@ static void test_allreduce(int form) {
   for (int i = 0; i < N; ++i) in[i] = val(me, rank, i);
   ROUNDS(form) {
     fill(out, N, -1);
-    if (round == 0) CHECK_MPI(COLL(form, Allreduce, Iallreduce, in, out, N, MPI_INT, MPI_MAX, inter));
+    if (round == 0)
+      CHECK_MPI(COLL(form, Allreduce, Iallreduce, in, out, N, MPI_INT, MPI_MAX, inter));
     done(form);
     for (int i = 0; i < N; ++i) {
       int want = 0;
@@ -98,22 +100,30 @@ static void test_allreduce(int form) {
   finish(form);
 }
 
-/* Gather (v = 0) or gatherv (v = 1): remote rank r's block has r % 3 + 1 ints in the v form. */
-static void test_gather(int form, int v, int g, int rr) {
-  int in[3], out[MAXR * 4], counts[MAXR], displs[MAXR];
-  const int mine = v ? rank % 3 + 1 : 2;
-  for (int i = 0; i < mine; ++i) in[i] = val(me, rank, i);
+/* The blocks of the remote ranks in a gather(v)/scatter(v)/allgather(v): 2 ints each, or
+ * r % 3 + 1 for remote rank r in the v form (`gap` ints after each then). Returns this rank's
+ * own count. */
+static int remote_layout(int v, int gap, int* counts, int* displs) {
   for (int r = 0, at = 0; r < rsize; ++r) {
     counts[r] = v ? r % 3 + 1 : 2;
     displs[r] = at;
-    at += counts[r] + v;  /* a gap after each block in the v form */
+    at += counts[r] + gap;
   }
+  return v ? rank % 3 + 1 : 2;
+}
+
+/* Gather (v = 0) or gatherv (v = 1): remote rank r's block has r % 3 + 1 ints in the v form. */
+static void test_gather(int form, int v, int g, int rr) {
+  int in[3], out[MAXR * 4], counts[MAXR], displs[MAXR];
+  const int mine = remote_layout(v, v, counts, displs);
+  for (int i = 0; i < mine; ++i) in[i] = val(me, rank, i);
   ROUNDS(form) {
     const int root = root_arg(g, rr);
     fill(out, MAXR * 4, -1);
     if (round == 0) {
       if (v) {
-        CHECK_MPI(COLL(form, Gatherv, Igatherv, in, mine, MPI_INT, out, counts, displs, MPI_INT, root, inter));
+        CHECK_MPI(COLL(form, Gatherv, Igatherv, in, mine, MPI_INT, out, counts, displs, MPI_INT,
+                       root, inter));
       } else {
         CHECK_MPI(COLL(form, Gather, Igather, in, mine, MPI_INT, out, 2, MPI_INT, root, inter));
       }
@@ -130,44 +140,36 @@ static void test_gather(int form, int v, int g, int rr) {
 
 static void test_scatter(int form, int v, int g, int rr) {
   int in[MAXR * 4], out[4], counts[MAXR], displs[MAXR];
-  const int mine = v ? rank % 3 + 1 : 2;
-  for (int r = 0, at = 0; r < rsize; ++r) {
-    counts[r] = v ? r % 3 + 1 : 2;
-    displs[r] = at;
-    for (int i = 0; i < counts[r]; ++i) in[at + i] = val(me, r, i);
-    at += counts[r] + v;
-  }
+  const int mine = remote_layout(v, v, counts, displs);
+  for (int r = 0; r < rsize; ++r)
+    for (int i = 0; i < counts[r]; ++i) in[displs[r] + i] = val(me, r, i);
   ROUNDS(form) {
     const int root = root_arg(g, rr);
     fill(out, 4, -1);
     if (round == 0) {
       if (v) {
-        CHECK_MPI(COLL(form, Scatterv, Iscatterv, in, counts, displs, MPI_INT, out, mine, MPI_INT, root, inter));
+        CHECK_MPI(COLL(form, Scatterv, Iscatterv, in, counts, displs, MPI_INT, out, mine, MPI_INT,
+                       root, inter));
       } else {
         CHECK_MPI(COLL(form, Scatter, Iscatter, in, 2, MPI_INT, out, mine, MPI_INT, root, inter));
       }
     }
     done(form);
-    for (int i = 0; i < 4; ++i)
-      CHECK(out[i] == (g != in_a && i < mine ? val(them, rank, i) : -1));
+    for (int i = 0; i < 4; ++i) CHECK(out[i] == (g != in_a && i < mine ? val(them, rank, i) : -1));
   }
   finish(form);
 }
 
 static void test_allgather(int form, int v) {
   int in[3], out[MAXR * 4], counts[MAXR], displs[MAXR];
-  const int mine = v ? rank % 3 + 1 : 2;
+  const int mine = remote_layout(v, 0, counts, displs);
   for (int i = 0; i < mine; ++i) in[i] = val(me, rank, i);
-  for (int r = 0, at = 0; r < rsize; ++r) {
-    counts[r] = v ? r % 3 + 1 : 2;
-    displs[r] = at;
-    at += counts[r];
-  }
   ROUNDS(form) {
     fill(out, MAXR * 4, -1);
     if (round == 0) {
       if (v) {
-        CHECK_MPI(COLL(form, Allgatherv, Iallgatherv, in, mine, MPI_INT, out, counts, displs, MPI_INT, inter));
+        CHECK_MPI(COLL(form, Allgatherv, Iallgatherv, in, mine, MPI_INT, out, counts, displs,
+                       MPI_INT, inter));
       } else {
         CHECK_MPI(COLL(form, Allgather, Iallgather, in, mine, MPI_INT, out, 2, MPI_INT, inter));
       }
@@ -201,7 +203,8 @@ static void test_alltoall(int form, int variant) {
       if (variant == 0) {
         CHECK_MPI(COLL(form, Alltoall, Ialltoall, in, 2, MPI_INT, out, 2, MPI_INT, inter));
       } else if (variant == 1) {
-        CHECK_MPI(COLL(form, Alltoallv, Ialltoallv, in, sc, sd, MPI_INT, out, rc, rd, MPI_INT, inter));
+        CHECK_MPI(
+            COLL(form, Alltoallv, Ialltoallv, in, sc, sd, MPI_INT, out, rc, rd, MPI_INT, inter));
       } else {
         CHECK_MPI(COLL(form, Alltoallw, Ialltoallw, in, sc, sb, types, out, rc, rb, types, inter));
       }
@@ -227,9 +230,11 @@ static void test_reduce_scatter(int form, int block) {
     fill(out, MAXR + 2, -1);
     if (round == 0) {
       if (block) {
-        CHECK_MPI(COLL(form, Reduce_scatter_block, Ireduce_scatter_block, in, out, rsize, MPI_INT, MPI_SUM, inter));
+        CHECK_MPI(COLL(form, Reduce_scatter_block, Ireduce_scatter_block, in, out, rsize, MPI_INT,
+                       MPI_SUM, inter));
       } else {
-        CHECK_MPI(COLL(form, Reduce_scatter, Ireduce_scatter, in, out, counts, MPI_INT, MPI_SUM, inter));
+        CHECK_MPI(
+            COLL(form, Reduce_scatter, Ireduce_scatter, in, out, counts, MPI_INT, MPI_SUM, inter));
       }
     }
     done(form);
@@ -245,14 +250,8 @@ static void test_reduce_scatter(int form, int block) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  errors_return();
   int world_rank, world_size;
-  world_ring(&world_rank, &world_size, NULL, NULL);
-  if (world_size < 2) {
-    MPI_Finalize();
-    return 0;
-  }
+  if (!inter_init(&argc, &argv, &world_rank, &world_size)) return 0;
   MPI_Comm local;
   inter_make(0, &in_a, &local, &inter);
   MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
@@ -268,7 +267,7 @@ int main(int argc, char** argv) {
     test_barrier(form);
     for (int g = 0; g < 2; ++g) {
       const int gsize = g ? na : nb;
-      for (int rr = 0; rr < gsize; rr += gsize > 1 ? gsize - 1 : 1) {
+      for (int rr = 0; rr<gsize; rr += gsize> 1 ? gsize - 1 : 1) {
         check_context("form %d, root %d of group %c", form, rr, g ? 'A' : 'B');
         test_bcast(form, g, rr);
         test_reduce(form, g, rr);

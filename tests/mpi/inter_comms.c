@@ -60,13 +60,7 @@ static int even(int w) { return w % 2 == 0; }
 static int odd(int w) { return w % 2 == 1; }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  errors_return();
-  world_ring(&world_rank, &world_size, NULL, NULL);
-  if (world_size < 2) {
-    MPI_Finalize();
-    return 0;
-  }
+  if (!inter_init(&argc, &argv, &world_rank, &world_size)) return 0;
   int in_a;
   MPI_Comm local, inter;
   inter_make(1, &in_a, &local, &inter);

@@ -6,14 +6,8 @@
 #include "inter_common.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  errors_return();
   int world_rank, world_size;
-  world_ring(&world_rank, &world_size, NULL, NULL);
-  if (world_size < 2) {
-    MPI_Finalize();
-    return 0;
-  }
+  if (!inter_init(&argc, &argv, &world_rank, &world_size)) return 0;
   int in_a, size, rsize, v = 1, w = 0;
   MPI_Comm local, inter, out = MPI_COMM_NULL;
   inter_make(0, &in_a, &local, &inter);
@@ -24,8 +18,7 @@ int main(int argc, char** argv) {
   check_context("intercommunicator-only calls");
   EXPECT_ERROR(MPI_Comm_remote_size(MPI_COMM_WORLD, &w), MPI_ERR_COMM, "MPI_Comm_remote_size",
                "an intracommunicator");
-  EXPECT_ERROR(MPI_Comm_remote_group(local, &g), MPI_ERR_COMM, "MPI_Comm_remote_group",
-               "comm=");
+  EXPECT_ERROR(MPI_Comm_remote_group(local, &g), MPI_ERR_COMM, "MPI_Comm_remote_group", "comm=");
   EXPECT_ERROR(MPI_Intercomm_merge(MPI_COMM_WORLD, 0, &out), MPI_ERR_COMM, "MPI_Intercomm_merge",
                "intercomm=MPI_COMM_WORLD");
   EXPECT_ERROR(MPI_Comm_remote_size(MPI_COMM_NULL, &w), MPI_ERR_COMM, "MPI_Comm_remote_size",
@@ -37,8 +30,8 @@ int main(int argc, char** argv) {
   EXPECT_ERROR(MPI_Exscan(&v, &w, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_COMM, "MPI_Exscan",
                "intercommunicator");
   int dims[1] = {size}, periods[1] = {0};
-  EXPECT_ERROR(MPI_Cart_create(inter, 1, dims, periods, 0, &out), MPI_ERR_COMM,
-               "MPI_Cart_create", "comm_old=");
+  EXPECT_ERROR(MPI_Cart_create(inter, 1, dims, periods, 0, &out), MPI_ERR_COMM, "MPI_Cart_create",
+               "comm_old=");
   EXPECT_ERROR(MPI_Neighbor_allgather(&v, 1, MPI_INT, &w, 1, MPI_INT, inter), MPI_ERR_COMM,
                "MPI_Neighbor_allgather", "intercommunicator");
   EXPECT_ERROR(MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &out),
@@ -54,12 +47,10 @@ int main(int argc, char** argv) {
                "MPI_Intercomm_create", "local_comm=");
 
   check_context("ranks, roots and buffers");
-  EXPECT_ERROR(MPI_Send(&v, 1, MPI_INT, rsize, 0, inter), MPI_ERR_RANK, "MPI_Send",
-               "remote group");
+  EXPECT_ERROR(MPI_Send(&v, 1, MPI_INT, rsize, 0, inter), MPI_ERR_RANK, "MPI_Send", "remote group");
   EXPECT_ERROR(MPI_Recv(&v, 1, MPI_INT, rsize + 3, 0, inter, MPI_STATUS_IGNORE), MPI_ERR_RANK,
                "MPI_Recv", "source=");
-  EXPECT_ERROR(MPI_Bcast(&v, 1, MPI_INT, rsize, inter), MPI_ERR_ROOT, "MPI_Bcast",
-               "root=");
+  EXPECT_ERROR(MPI_Bcast(&v, 1, MPI_INT, rsize, inter), MPI_ERR_ROOT, "MPI_Bcast", "root=");
   EXPECT_ERROR(MPI_Reduce(&v, &w, 1, MPI_INT, MPI_SUM, -7, inter), MPI_ERR_ROOT, "MPI_Reduce",
                "MPI_ROOT, MPI_PROC_NULL");
   EXPECT_ERROR(MPI_Allreduce(MPI_IN_PLACE, &w, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_BUFFER,

@@ -4,14 +4,8 @@
 #include "inter_common.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  errors_return();
   int world_rank, world_size;
-  world_ring(&world_rank, &world_size, NULL, NULL);
-  if (world_size < 2) {
-    MPI_Finalize();
-    return 0;
-  }
+  if (!inter_init(&argc, &argv, &world_rank, &world_size)) return 0;
   int in_a, rank, rsize;
   MPI_Comm local, inter;
   inter_make(0, &in_a, &local, &inter);
@@ -40,7 +34,8 @@ int main(int argc, char** argv) {
         CHECK(flag);
         int v = -1, count = -1;
         /* Direction 1's senders go on to send tag 5 next: only direction 0 may take any tag. */
-        CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, dir == 0 ? MPI_ANY_TAG : 11, inter, &st));
+        CHECK_MPI(
+            MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, dir == 0 ? MPI_ANY_TAG : 11, inter, &st));
         MPI_Get_count(&st, MPI_INT, &count);
         CHECK(count == 1 && st.MPI_SOURCE >= 0 && st.MPI_SOURCE < rsize);
         CHECK(v == mix3(them, st.MPI_SOURCE, rank));
@@ -77,7 +72,8 @@ int main(int argc, char** argv) {
     MPI_Status st;
     CHECK_MPI(MPI_Irecv(&w, 1, MPI_INT, 0, 3, inter, &reqs[1]));
     CHECK_MPI(MPI_Isend(&first, 1, MPI_INT, 0, 3, inter, &reqs[0]));
-    CHECK_MPI(MPI_Sendrecv(&second, 1, MPI_INT, 0, 3, &x, 1, MPI_INT, MPI_ANY_SOURCE, 3, inter, &st));
+    CHECK_MPI(
+        MPI_Sendrecv(&second, 1, MPI_INT, 0, 3, &x, 1, MPI_INT, MPI_ANY_SOURCE, 3, inter, &st));
     CHECK(st.MPI_SOURCE == 0 && x == 3000 + them);
     CHECK_MPI(MPI_Waitall(2, reqs, sts));
     CHECK(w == 2000 + them && sts[1].MPI_SOURCE == 0);
