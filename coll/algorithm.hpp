@@ -52,9 +52,23 @@ struct Block {
 //                   from sources[i].
 //   neighbor_alltoall: kSend holds send_blocks[j] for destinations[j]; kRecv gets recv_blocks[i]
 //                   from sources[i].
+//
+// Intercommunicators (remote_size > 0): rank and size are the local group's; root is a remote
+// rank (this group receives or sends towards it), kRootHere (MPI_ROOT: this rank is the root) or
+// kRootNone (MPI_PROC_NULL: another rank of this group is). Schedules address local rank i as
+// peer i and remote rank j as peer size + j (inter_peer). Differences from the above:
+//   gather, scatter: blocks (the root's only) are the remote ranks'; a non-root's own block is
+//                   `bytes` long.
+//   allgather:      blocks are the remote ranks'; this rank's kSend holds `bytes`.
+//   alltoall:       send_blocks and recv_blocks are the remote ranks'.
+//   reduce, allreduce, reduce_scatter: the result is the other group's reduction; a reduce's
+//                   sending group needs no kRecv.
 struct CollArgs {
+  static constexpr int kRootHere = -3;  // MPI_ROOT
+  static constexpr int kRootNone = -2;  // MPI_PROC_NULL
   CollKind kind = CollKind::kBarrier;
   int rank = 0, size = 1, root = 0;
+  int remote_size = 0;   // an intercommunicator's remote group (0: an intracommunicator)
   size_t bytes = 0;      // bcast, reduce, allreduce, scan, exscan
   size_t elem_size = 1;  // element boundaries: blocks and segments never split an element
   bool commutative = true;
@@ -91,6 +105,9 @@ struct CollArgs {
     return total;
   }
 };
+
+// The schedule peer of remote rank `r` on an intercommunicator.
+inline int inter_peer(const CollArgs& a, int r) { return a.size + r; }
 
 // Whether blocks lie back to back in rank order (as tree algorithms need them).
 inline bool back_to_back(const std::vector<Block>& blocks) {

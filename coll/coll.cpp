@@ -15,12 +15,20 @@ int CommChannel::tag(int lane) const {
   return int(((seq_ << kLaneBits) | uint32_t(lane)) & match_bits::kTagMask);
 }
 
+CommChannel::Route CommChannel::route(int peer) const {
+  if (!comm_->is_inter()) return {comm_, peer};
+  if (peer < comm_->size) return {comm_->local.get(), peer};  // a local phase
+  return {comm_, peer - comm_->size};
+}
+
 Status CommChannel::start_send(int peer, int lane, const void* buf, size_t bytes, Completion* c) {
-  return pt2pt::start_coll_send(*comm_, buf, bytes, peer, tag(lane), c);
+  const Route r = route(peer);
+  return pt2pt::start_coll_send(*r.comm, buf, bytes, r.rank, tag(lane), c);
 }
 
 Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) {
-  return pt2pt::start_coll_recv(*comm_, buf, bytes, peer, tag(lane), c);
+  const Route r = route(peer);
+  return pt2pt::start_coll_recv(*r.comm, buf, bytes, r.rank, tag(lane), c);
 }
 
 void CollOp::prepare(Comm& comm, const CallSpec& spec) {
@@ -100,6 +108,7 @@ namespace {
 void complete_args(const Comm& comm, CallSpec& spec) {
   spec.args.rank = comm.rank;
   spec.args.size = comm.size;
+  spec.args.remote_size = comm.remote_size();
   spec.args.segment_bytes = world().selector.model().segment_bytes;
 }
 

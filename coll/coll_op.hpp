@@ -8,7 +8,9 @@
 
 namespace weft::coll {
 
-// Messages of call `seq` on lane l carry tag (seq << kLaneBits | l), modulo the tag space.
+// Messages of call `seq` on lane l carry tag (seq << kLaneBits | l), modulo the tag space. On an
+// intercommunicator, peers below the local size are local ranks, reached on the local group's
+// own context (Comm::local); the others are remote ranks (coll/algorithm.hpp inter_peer).
 class CommChannel final : public Channel {
  public:
   void bind(const Comm* comm, uint32_t seq) {
@@ -19,6 +21,11 @@ class CommChannel final : public Channel {
   Status start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) override;
 
  private:
+  struct Route {
+    const Comm* comm;
+    int rank;
+  };
+  Route route(int peer) const;
   int tag(int lane) const;
   const Comm* comm_ = nullptr;
   uint32_t seq_ = 0;

@@ -56,6 +56,21 @@ std::span<const Algorithm* const> algorithms_for(CollKind kind) {
   return {};
 }
 
+const Algorithm* inter_algorithm(CollKind kind) {
+  switch (kind) {
+    case CollKind::kBarrier: return &kInterBarrier;
+    case CollKind::kBcast: return &kInterBcast;
+    case CollKind::kReduce: return &kInterReduce;
+    case CollKind::kAllreduce: return &kInterAllreduce;
+    case CollKind::kGather: return &kInterGather;
+    case CollKind::kScatter: return &kInterScatter;
+    case CollKind::kAllgather: return &kInterAllgather;
+    case CollKind::kReduceScatter: return &kInterReduceScatter;
+    case CollKind::kAlltoall: return &kInterAlltoall;
+    default: return nullptr;
+  }
+}
+
 const Algorithm* find_algorithm(CollKind kind, std::string_view name) {
   for (const Algorithm* a : algorithms_for(kind))
     if (name == a->name) return a;

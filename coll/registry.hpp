@@ -8,6 +8,9 @@
 namespace weft::coll {
 
 std::span<const Algorithm* const> algorithms_for(CollKind kind);
+// The algorithm of `kind` for intercommunicators, or nullptr where the collective is defined on
+// intracommunicators only (scan, exscan, neighbourhood collectives).
+const Algorithm* inter_algorithm(CollKind kind);
 // The algorithm of `kind` called `name`, or nullptr.
 const Algorithm* find_algorithm(CollKind kind, std::string_view name);
 // The collective called `name` ("allreduce"); false if there is none.

@@ -37,6 +37,29 @@ void Schedule::also_after(StepId dep) {
   steps_.back().dep_end = uint32_t(deps_.size());
 }
 
+StepId Schedule::append(const Schedule& part, BufRef send_as, BufRef recv_as, StepId after) {
+  const BufRef scratch_as = scratch(part.scratch_bytes());
+  auto move = [&](BufRef r) {
+    const BufRef base = r.buf == Buf::kSend ? send_as : r.buf == Buf::kRecv ? recv_as : scratch_as;
+    return base.at(r.offset);
+  };
+  const StepId first = StepId(steps_.size());
+  std::vector<StepId> deps;
+  for (const Step& step : part.steps()) {
+    Step s = step;
+    s.src = move(step.src);
+    s.dst = move(step.dst);
+    deps.clear();
+    for (StepId d : part.deps_of(step)) deps.push_back(first + d);
+    deps.push_back(after);
+    add(s, deps);
+  }
+  deps.clear();
+  for (StepId id = first; id < StepId(steps_.size()); ++id) deps.push_back(id);
+  deps.push_back(after);
+  return join(deps);
+}
+
 BufRef Schedule::scratch(size_t bytes) {
   constexpr size_t kAlign = 64;
   const size_t offset = (scratch_bytes_ + kAlign - 1) / kAlign * kAlign;

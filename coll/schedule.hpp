@@ -75,6 +75,11 @@ class Schedule {
   // All steps added so far, as one dependency (the seam when composing two algorithms).
   StepId join_all();
 
+  // Appends every step of `part` (a schedule of the same rank built on its own), its kSend and
+  // kRecv moved to `send_as` and `recv_as` and its scratch to a fresh region, each step also
+  // after `after`; peers and lanes are kept. Returns a step that completes with all of them.
+  StepId append(const Schedule& part, BufRef send_as, BufRef recv_as, StepId after);
+
   // Reserves `bytes` of scratch memory (64-byte aligned); returns a reference to it.
   BufRef scratch(size_t bytes);
 

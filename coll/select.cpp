@@ -55,6 +55,9 @@ std::vector<Candidate> Selector::candidates(const CollArgs& args) const {
 }
 
 const Algorithm* Selector::choose(const CollArgs& args) const {
+  // Intercommunicators have one algorithm per collective; WEFT_<COLL>_ALGORITHM names
+  // intracommunicator algorithms.
+  if (args.remote_size > 0) return inter_algorithm(args.kind);
   const Algorithm* f = forced_[int(args.kind)];
   if (f != nullptr && (f->accepts == nullptr || f->accepts(args))) return f;
   const Algorithm* best = nullptr;

@@ -33,7 +33,8 @@ class Selector {
 
   // Every algorithm for the call with its prediction, in registry order.
   std::vector<Candidate> candidates(const CollArgs& args) const;
-  // The algorithm to run: the forced one if it accepts the call, else the cheapest that does.
+  // The algorithm to run: the forced one if it accepts the call, else the cheapest that does;
+  // on an intercommunicator, its one algorithm (coll/registry.hpp inter_algorithm).
   const Algorithm* choose(const CollArgs& args) const;
 
  private:

@@ -870,6 +870,11 @@ int MPI_Comm_free(MPI_Comm *comm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                         int remote_leader, int tag, MPI_Comm *newintercomm);
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 int MPI_Group_size(MPI_Group group, int *size);
@@ -1103,6 +1108,11 @@ int PMPI_Comm_free(MPI_Comm *comm);
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                         int remote_leader, int tag, MPI_Comm *newintercomm);
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 int PMPI_Group_size(MPI_Group group, int *size);

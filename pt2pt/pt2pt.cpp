@@ -14,7 +14,7 @@ namespace {
 Status post_send(const Comm& comm, uint32_t context, const void* buf, size_t bytes, int dest,
                  int tag, bool sync, Completion* c) {
   World& w = world();
-  const int peer = comm.world_ranks[size_t(dest)];
+  const int peer = comm.peer_world_rank(dest);
   if (!w.transport->connected(peer)) WEFT_TRY(connect_peer(peer));
   const uint64_t bits = match_bits::make_send(context, comm.rank, tag, comm.internal);
   return w.transport->isend(peer, buf, bytes, bits, sync, c);

@@ -20,5 +20,8 @@ extern const Algorithm kScanRecursiveDoubling, kScanLinear;
 extern const Algorithm kExscanRecursiveDoubling, kExscanLinear;
 extern const Algorithm kNeighborAllgatherLinear;
 extern const Algorithm kNeighborAlltoallLinear;
+// Intercommunicators (coll/algorithms/inter_*.cpp): one algorithm per collective.
+extern const Algorithm kInterBarrier, kInterBcast, kInterReduce, kInterAllreduce, kInterGather,
+    kInterScatter, kInterAllgather, kInterAlltoall, kInterReduceScatter;
 
 }  // namespace weft::coll

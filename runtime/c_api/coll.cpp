@@ -31,10 +31,12 @@ int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int 
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
+  WEFT_CHECK(comm, fn, capi::check_root(*c, root));
+  if (capi::sits_out(*c, root))
+    return capi::launch_idle(fn, comm, *c, CollKind::kBcast, form, request);
   const weft::Datatype* t = nullptr;
   WEFT_CHECK(comm, fn,
              capi::check_typed(buffer, count, type, "buffer", "count", "datatype", false, &t));
-  WEFT_CHECK(comm, fn, capi::check_root(*c, root));
   CallSpec spec;
   capi::describe(spec, count, t, MPI_OP_NULL, false);
   spec.args.kind = CollKind::kBcast;
@@ -51,12 +53,12 @@ Status root_side(const weft::Comm& c, bool vector, MPI_Count count, capi::CountA
                  capi::CountArray displs, MPI_Datatype type, const char* count_arg,
                  const char* counts_arg, const char* type_arg, std::vector<capi::UserBlock>* out) {
   if (vector)
-    return capi::vector_side(c.size, counts, displs, type, nullptr, counts_arg, "displs", type_arg,
-                             out);
+    return capi::vector_side(c.peer_count(), counts, displs, type, nullptr, counts_arg, "displs",
+                             type_arg, out);
   const weft::Datatype* t = nullptr;
   WEFT_TRY(weft::find_message_datatype(type, count, type_arg, &t));
   WEFT_TRY(capi::check_count(count, count_arg));
-  *out = capi::regular_side(c.size, count, t);
+  *out = capi::regular_side(c.peer_count(), count, t);
   return Status::success();
 }
 
@@ -78,22 +80,30 @@ int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatyp
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  const bool is_root = c->rank == root;
+  if (capi::sits_out(*c, root))
+    return capi::launch_idle(fn, comm, *c, CollKind::kGather, form, request);
+  const bool is_root = capi::is_root(*c, root), inter = c->is_inter();
   CallSpec spec;
   weft::coll::CollArgs& a = spec.args;
   a.kind = CollKind::kGather;
   a.root = root;
   a.uniform = !vector;
   const weft::Datatype* st = nullptr;
-  WEFT_CHECK(comm, fn,
-             capi::check_typed(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
-                               is_root, &st));
+  if (!(inter && is_root)) {  // an intercommunicator's root sends nothing
+    WEFT_CHECK(comm, fn,
+               capi::check_typed(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
+                                 is_root, &st));
+  }
   capi::describe(spec, sendcount, st, MPI_OP_NULL, sendbuf == MPI_IN_PLACE);
   if (st != nullptr)
     spec.binding.send = capi::place_single(sendbuf, sendcount, st, &spec.send_typed);
   const size_t send_bytes = st != nullptr ? size_t(sendcount) * st->size() : 0;
   if (!is_root) {
-    a.blocks = own_view(*c, vector, send_bytes);
+    if (inter) {
+      a.bytes = send_bytes;
+    } else {
+      a.blocks = own_view(*c, vector, send_bytes);
+    }
     return capi::launch(fn, comm, *c, spec, form, request);
   }
   std::vector<capi::UserBlock> side;
@@ -103,6 +113,7 @@ int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatyp
   WEFT_CHECK(comm, fn, capi::check_side_buffer(recvbuf, side, "recvbuf"));
   a.blocks = capi::place_blocks(side, &spec.recv_typed);
   spec.binding.recv = recvbuf;
+  if (inter) return capi::launch(fn, comm, *c, spec, form, request);
   const Block own = a.blocks[size_t(root)];
   if (sendbuf == MPI_IN_PLACE) {
     if (spec.recv_typed.empty()) {
@@ -125,22 +136,30 @@ int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, bool vecto
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  const bool is_root = c->rank == root;
+  if (capi::sits_out(*c, root))
+    return capi::launch_idle(fn, comm, *c, CollKind::kScatter, form, request);
+  const bool is_root = capi::is_root(*c, root), inter = c->is_inter();
   CallSpec spec;
   weft::coll::CollArgs& a = spec.args;
   a.kind = CollKind::kScatter;
   a.root = root;
   a.uniform = !vector;
   const weft::Datatype* rt = nullptr;
-  WEFT_CHECK(comm, fn,
-             capi::check_typed(recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype",
-                               is_root, &rt));
+  if (!(inter && is_root)) {  // an intercommunicator's root receives nothing
+    WEFT_CHECK(comm, fn,
+               capi::check_typed(recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype",
+                                 is_root, &rt));
+  }
   capi::describe(spec, recvcount, rt, MPI_OP_NULL, recvbuf == MPI_IN_PLACE);
   if (rt != nullptr)
     spec.binding.recv = capi::place_single(recvbuf, recvcount, rt, &spec.recv_typed);
   const size_t recv_bytes = rt != nullptr ? size_t(recvcount) * rt->size() : 0;
   if (!is_root) {
-    a.blocks = own_view(*c, vector, recv_bytes);
+    if (inter) {
+      a.bytes = recv_bytes;
+    } else {
+      a.blocks = own_view(*c, vector, recv_bytes);
+    }
     return capi::launch(fn, comm, *c, spec, form, request);
   }
   std::vector<capi::UserBlock> side;
@@ -150,6 +169,7 @@ int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, bool vecto
   WEFT_CHECK(comm, fn, capi::check_side_buffer(sendbuf, side, "sendbuf"));
   a.blocks = capi::place_blocks(side, &spec.send_typed);
   spec.binding.send = sendbuf;
+  if (inter) return capi::launch(fn, comm, *c, spec, form, request);
   const Block own = a.blocks[size_t(root)];
   if (recvbuf == MPI_IN_PLACE) {
     if (spec.send_typed.empty()) {

@@ -38,7 +38,26 @@ Status collective_comm(MPI_Comm comm, Comm** out) {
   return lookup_comm(world().comms, comm, "comm", out);
 }
 
+static_assert(MPI_ROOT == coll::CollArgs::kRootHere && MPI_PROC_NULL == coll::CollArgs::kRootNone);
+
+int launch_idle(const char* fn, MPI_Comm comm, Comm& c, coll::CollKind kind, Form form,
+                MPI_Request* request) {
+  coll::CallSpec spec;
+  spec.args.kind = kind;
+  spec.args.root = MPI_PROC_NULL;
+  return launch(fn, comm, c, spec, form, request);
+}
+
 Status check_root(const Comm& c, int root) {
+  if (c.is_inter()) {
+    if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c.remote_size()))
+      return Status::success();
+    return Status::error(MPI_ERR_ROOT, "invalid root=" + std::to_string(root) + " (on " +
+                                           c.display_name() +
+                                           ", an intercommunicator: MPI_ROOT, MPI_PROC_NULL or "
+                                           "a rank of its remote group of " +
+                                           std::to_string(c.remote_size()) + ")");
+  }
   if (root >= 0 && root < c.size) return Status::success();
   return Status::error(MPI_ERR_ROOT, "invalid root=" + std::to_string(root) + " (" +
                                          c.display_name() + " has " + std::to_string(c.size) +

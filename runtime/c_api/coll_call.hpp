@@ -30,7 +30,17 @@ void describe(coll::CallSpec& spec, MPI_Count count, const Datatype* type, MPI_O
 
 // The communicator behind `comm`, or an error naming it.
 Status collective_comm(MPI_Comm comm, Comm** out);
+// A root: a rank of `c`; on an intercommunicator MPI_ROOT, MPI_PROC_NULL or a remote rank.
 Status check_root(const Comm& c, int root);
+// Whether this rank is the root of a rooted call (MPI_ROOT on an intercommunicator).
+inline bool is_root(const Comm& c, int root) {
+  return c.is_inter() ? root == MPI_ROOT : c.rank == root;
+}
+// A rooted call on an intercommunicator at a rank that passed MPI_PROC_NULL (the root is another
+// rank of its group): it takes part, moving nothing; its other arguments are not significant.
+inline bool sits_out(const Comm& c, int root) { return c.is_inter() && root == MPI_PROC_NULL; }
+int launch_idle(const char* fn, MPI_Comm comm, Comm& c, coll::CollKind kind, Form form,
+                MPI_Request* request);
 // A buffer argument: NULL only with count 0 (or a derived type, whose displacements may be
 // absolute: MPI_BOTTOM); MPI_IN_PLACE only where `in_place_ok`.
 Status check_coll_buffer(const void* buf, size_t count, const Datatype* type, const char* arg,

@@ -24,13 +24,14 @@ Status all_blocks(const weft::Comm& c, bool vector, MPI_Count count, capi::Count
                   const std::string& which, const char* displs_arg,
                   std::vector<capi::UserBlock>* out) {
   if (vector) {
-    return capi::vector_side(c.size, counts, displs, type, types, (which + "counts").c_str(),
-                             displs_arg, (which + (types ? "types" : "type")).c_str(), out);
+    return capi::vector_side(c.peer_count(), counts, displs, type, types,
+                             (which + "counts").c_str(), displs_arg,
+                             (which + (types ? "types" : "type")).c_str(), out);
   }
   const weft::Datatype* t = nullptr;
   WEFT_TRY(weft::find_message_datatype(type, count, (which + "type").c_str(), &t));
   WEFT_TRY(capi::check_count(count, (which + "count").c_str()));
-  *out = capi::regular_side(c.size, count, t);
+  *out = capi::regular_side(c.peer_count(), count, t);
   return Status::success();
 }
 
@@ -46,10 +47,11 @@ int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Data
   weft::coll::CollArgs& a = spec.args;
   a.kind = CollKind::kAllgather;
   a.uniform = !vector;
+  const bool inter = c->is_inter();  // no MPI_IN_PLACE there (MPI 4.1 §6.7)
   const weft::Datatype* st = nullptr;
   WEFT_CHECK(comm, fn,
              capi::check_typed(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
-                               true, &st));
+                               !inter, &st));
   capi::describe(spec, sendcount, st, MPI_OP_NULL, sendbuf == MPI_IN_PLACE);
   std::vector<capi::UserBlock> side;
   WEFT_CHECK(comm, fn,
@@ -58,6 +60,11 @@ int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Data
   WEFT_CHECK(comm, fn, capi::check_side_buffer(recvbuf, side, "recvbuf"));
   a.blocks = capi::place_blocks(side, &spec.recv_typed);
   spec.binding.recv = recvbuf;
+  if (inter) {  // the blocks are the remote group's; this rank's goes to all of them
+    a.bytes = size_t(sendcount) * st->size();
+    spec.binding.send = capi::place_single(sendbuf, sendcount, st, &spec.send_typed);
+    return capi::launch(fn, comm, *c, spec, form, request);
+  }
   const Block own = a.blocks[size_t(c->rank)];
   if (sendbuf == MPI_IN_PLACE) {
     if (spec.recv_typed.empty()) {
@@ -91,6 +98,8 @@ int alltoall(const char* fn, Variant variant, const void* sendbuf, MPI_Count sen
   a.uniform = variant == Variant::kRegular;
   const bool vector = variant != Variant::kRegular, w = variant == Variant::kW;
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (c->is_inter())
+    WEFT_CHECK(comm, fn, capi::check_coll_buffer(sendbuf, 0, nullptr, "sendbuf", false));
   if (w) {  // alltoallw needs its type arrays even where the counts are zero
     WEFT_CHECK(comm, fn, capi::check_not_null(recvtypes, "recvtypes"));
     if (!in_place) WEFT_CHECK(comm, fn, capi::check_not_null(sendtypes, "sendtypes"));
@@ -118,6 +127,7 @@ int alltoall(const char* fn, Variant variant, const void* sendbuf, MPI_Count sen
   spec.binding.send = sendbuf;
   capi::describe(spec, vector ? -1 : sendcount, vector ? nullptr : send_side.front().type,
                  MPI_OP_NULL, false);
+  if (c->is_inter()) return capi::launch(fn, comm, *c, spec, form, request);  // no own block
   const size_t me = size_t(c->rank);
   WEFT_CHECK(comm, fn,
              capi::check_same_bytes(a.send_blocks[me].bytes, a.recv_blocks[me].bytes,

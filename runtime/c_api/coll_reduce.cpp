@@ -18,15 +18,22 @@ namespace {
 // The parts every reduction shares: the vector's datatype, the op bound to it, the binding of
 // the input. `in_place_ok`: whether this rank may pass MPI_IN_PLACE as sendbuf. The output is
 // bound by the caller (the root's only, for MPI_Reduce).
-Status reduction_call(const void* sendbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
-                      bool in_place_ok, CallSpec* spec, const weft::Datatype** t) {
+// The vector's count, datatype and op (all a reduce's root on an intercommunicator passes).
+Status reduction_of(MPI_Count count, MPI_Datatype type, MPI_Op op, CallSpec* spec,
+                    const weft::Datatype** t) {
   WEFT_TRY(capi::check_count(count, "count"));
   WEFT_TRY(weft::find_committed_datatype(type, "datatype", t));
   WEFT_TRY(world().ops.bind(op, **t, &spec->reduction));
-  WEFT_TRY(capi::check_coll_buffer(sendbuf, size_t(count), *t, "sendbuf", in_place_ok));
   spec->args.elem_size = spec->reduction.elem_size;
   spec->args.bytes = size_t(count) * (*t)->size();
   spec->args.commutative = spec->reduction.commutative;
+  return Status::success();
+}
+
+Status reduction_call(const void* sendbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
+                      bool in_place_ok, CallSpec* spec, const weft::Datatype** t) {
+  WEFT_TRY(reduction_of(count, type, op, spec, t));
+  WEFT_TRY(capi::check_coll_buffer(sendbuf, size_t(count), *t, "sendbuf", in_place_ok));
   spec->args.in_place = sendbuf == MPI_IN_PLACE;
   if (!spec->args.in_place) {
     spec->binding.send = capi::place_single(sendbuf, count, *t, &spec->send_typed);
@@ -55,11 +62,19 @@ int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, 
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  const bool is_root = c->rank == root;
+  if (capi::sits_out(*c, root))
+    return capi::launch_idle(fn, comm, *c, CollKind::kReduce, form, request);
+  const bool is_root = capi::is_root(*c, root);
   CallSpec spec;
   const weft::Datatype* t = nullptr;
-  WEFT_CHECK(comm, fn, reduction_call(sendbuf, count, type, op, is_root, &spec, &t));
-  if (is_root) WEFT_CHECK(comm, fn, bind_output(recvbuf, count, t, sendbuf, &spec));
+  if (c->is_inter() && is_root) {  // the root only receives the other group's result
+    WEFT_CHECK(comm, fn, reduction_of(count, type, op, &spec, &t));
+    WEFT_CHECK(comm, fn, bind_output(recvbuf, count, t, nullptr, &spec));
+  } else {
+    WEFT_CHECK(comm, fn,
+               reduction_call(sendbuf, count, type, op, is_root && !c->is_inter(), &spec, &t));
+    if (is_root) WEFT_CHECK(comm, fn, bind_output(recvbuf, count, t, sendbuf, &spec));
+  }
   capi::describe(spec, count, t, op, spec.args.in_place);
   spec.args.kind = CollKind::kReduce;
   spec.args.root = root;
@@ -71,10 +86,14 @@ int everyone(const char* fn, CollKind kind, const void* sendbuf, void* recvbuf, 
              MPI_Datatype type, MPI_Op op, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
-  WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
+  if (kind == CollKind::kAllreduce) {
+    WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
+  } else {  // scans are defined on intracommunicators only
+    WEFT_CHECK(comm, fn, capi::intra_comm_arg(comm, "comm", &c));
+  }
   CallSpec spec;
   const weft::Datatype* t = nullptr;
-  WEFT_CHECK(comm, fn, reduction_call(sendbuf, count, type, op, true, &spec, &t));
+  WEFT_CHECK(comm, fn, reduction_call(sendbuf, count, type, op, !c->is_inter(), &spec, &t));
   WEFT_CHECK(comm, fn, bind_output(recvbuf, count, t, sendbuf, &spec));
   capi::describe(spec, count, t, op, spec.args.in_place);
   spec.args.kind = kind;
@@ -102,7 +121,7 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count
   const MPI_Count total = std::accumulate(block_counts.begin(), block_counts.end(), MPI_Count(0));
   CallSpec spec;
   const weft::Datatype* t = nullptr;
-  WEFT_CHECK(comm, fn, reduction_call(sendbuf, total, type, op, true, &spec, &t));
+  WEFT_CHECK(comm, fn, reduction_call(sendbuf, total, type, op, !c->is_inter(), &spec, &t));
   // Blocks in the input, which is contiguous in the schedule's view (packed if need be).
   size_t at = 0;
   for (MPI_Count n : block_counts) {

@@ -1,6 +1,6 @@
 // Communicator management: dup, dup_with_info, idup, idup_with_info, split, split_type, create,
-// create_group, free, compare, group, names and the inter-communicator test (Weft has
-// intra-communicators only).
+// create_group, free, compare, group, names and the inter-communicator test; dup, idup, split,
+// create, compare and free take intercommunicators too (runtime/comm/intercomm.hpp).
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -8,6 +8,7 @@
 #include "pt2pt/match_bits.hpp"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/comm/create.hpp"
+#include "runtime/comm/intercomm.hpp"
 
 using weft::Comm;
 using weft::GroupRef;
@@ -41,6 +42,16 @@ int comm_idup(const char* fn, MPI_Comm comm, weft::DupHints hints, MPI_Comm* new
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
   WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
   weft::Request* r = nullptr;
+  if (c->is_inter()) {
+    // An intercommunicator is duplicated at once (blocking), and the request is complete.
+    WEFT_CHECK(comm, fn, weft::comm_dup(*c, hints, newcomm));
+    r = world().requests.acquire();
+    r->kind = WeftRequestKind::kProcNull;  // completes with an empty status
+    r->comm = comm;
+    r->completion.done = true;
+    *request = r;
+    return MPI_SUCCESS;
+  }
   WEFT_CHECK(comm, fn, weft::start_comm_idup(*c, hints, newcomm, &r));
   *request = r;
   return MPI_SUCCESS;
@@ -96,7 +107,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_C
   constexpr const char* fn = "MPI_Comm_split_type";
   WEFT_REQUIRE_RUNNING(fn);
   Comm* c = nullptr;
-  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::intra_comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
     return capi::report(
@@ -123,7 +134,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* ne
   WEFT_REQUIRE_RUNNING(fn);
   Comm* c = nullptr;
   GroupRef g;
-  WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::intra_comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, subgroup_arg(*c, group, &g));
   WEFT_CHECK(comm, fn, capi::check_send_tag(tag, "tag"));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
@@ -158,8 +169,7 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
   WEFT_CHECK(comm1, fn, comm_arg(comm1, "comm1", &a));
   WEFT_CHECK(comm1, fn, comm_arg(comm2, "comm2", &b));
   WEFT_CHECK(comm1, fn, capi::check_not_null(result, "result"));
-  const int groups_relation = groups::compare(a->world_ranks, b->world_ranks);
-  *result = a == b ? MPI_IDENT : groups_relation == MPI_IDENT ? MPI_CONGRUENT : groups_relation;
+  *result = weft::compare_comms(*a, *b);
   return MPI_SUCCESS;
 }
 
@@ -179,7 +189,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   Comm* c = nullptr;
   WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(flag, "flag"));
-  *flag = 0;
+  *flag = c->is_inter() ? 1 : 0;
   return MPI_SUCCESS;
 }
 

@@ -49,19 +49,20 @@ Status check_buffer(const void* buf, MPI_Count count, const char* arg) {
 
 namespace {
 Status bad_rank(const Comm& comm, int rank, const char* arg) {
-  return Status::error(MPI_ERR_RANK, std::string("invalid rank ") + arg + "=" +
-                                         std::to_string(rank) + " (" + comm.display_name() + " has " +
-                                         std::to_string(comm.size) + " ranks)");
+  return Status::error(MPI_ERR_RANK,
+                       std::string("invalid rank ") + arg + "=" + std::to_string(rank) + " (" +
+                           comm.display_name() + " has " + std::to_string(comm.peer_count()) +
+                           (comm.is_inter() ? " ranks in its remote group)" : " ranks)"));
 }
 }  // namespace
 
 Status check_dest(const Comm& comm, int rank, const char* arg) {
-  if ((rank >= 0 && rank < comm.size) || rank == MPI_PROC_NULL) return Status::success();
+  if ((rank >= 0 && rank < comm.peer_count()) || rank == MPI_PROC_NULL) return Status::success();
   return bad_rank(comm, rank, arg);
 }
 
 Status check_source(const Comm& comm, int rank, const char* arg) {
-  if ((rank >= 0 && rank < comm.size) || rank == MPI_PROC_NULL || rank == MPI_ANY_SOURCE)
+  if ((rank >= 0 && rank < comm.peer_count()) || rank == MPI_PROC_NULL || rank == MPI_ANY_SOURCE)
     return Status::success();
   return bad_rank(comm, rank, arg);
 }
@@ -85,6 +86,23 @@ Status check_not_null(const void* p, const char* arg) {
 
 Status comm_arg(MPI_Comm comm, const char* arg, Comm** out) {
   return lookup_comm(world().comms, comm, arg, out);
+}
+
+Status intra_comm_arg(MPI_Comm comm, const char* arg, Comm** out) {
+  WEFT_TRY(lookup_comm(world().comms, comm, arg, out));
+  if (!(*out)->is_inter()) return Status::success();
+  return Status::error(MPI_ERR_COMM, std::string("invalid communicator ") + arg + "=" +
+                                         (*out)->display_name() +
+                                         ": an intercommunicator (this function takes "
+                                         "intracommunicators only)");
+}
+
+Status check_inter(const Comm& c, const char* arg) {
+  if (c.is_inter()) return Status::success();
+  return Status::error(MPI_ERR_COMM, std::string("invalid communicator ") + arg + "=" +
+                                         c.display_name() +
+                                         ": an intracommunicator (this function takes "
+                                         "intercommunicators only)");
 }
 
 }  // namespace weft::capi

@@ -29,6 +29,11 @@ Status check_recv_tag(int tag, const char* arg);
 Status check_not_null(const void* p, const char* arg);
 // The communicator behind handle `comm`, or an error naming argument `arg`.
 Status comm_arg(MPI_Comm comm, const char* arg, Comm** out);
+// The same, and MPI_ERR_COMM for an intercommunicator (for calls defined on intracommunicators
+// only: scans, topologies, neighbourhood collectives, windows).
+Status intra_comm_arg(MPI_Comm comm, const char* arg, Comm** out);
+// MPI_ERR_COMM unless `c` is an intercommunicator.
+Status check_inter(const Comm& c, const char* arg);
 
 }  // namespace weft::capi
 

@@ -17,7 +17,7 @@ namespace {
 
 // The communicator, which must have a process topology; this rank's neighbours go into `a`.
 Status neighborhood(MPI_Comm comm, weft::Comm** c, CollArgs* a) {
-  WEFT_TRY(collective_comm(comm, c));
+  WEFT_TRY(intra_comm_arg(comm, "comm", c));
   const weft::Topology* t = nullptr;
   WEFT_TRY(topo::topology_of(**c, 0, &t));
   topo::Neighbors n = topo::neighbors_of(*t, (*c)->rank);

@@ -35,7 +35,7 @@ Status check_info(MPI_Info info) {
 int create(const char* fn, rma::WindowSpec spec, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
-  WEFT_CHECK(comm, fn, weft::lookup_comm(world().comms, comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::intra_comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, check_size(MPI_Aint(spec.bytes)));
   WEFT_CHECK(comm, fn, check_disp_unit(MPI_Aint(spec.disp_unit)));
   WEFT_CHECK(comm, fn, check_info(spec.info));

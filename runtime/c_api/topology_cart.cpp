@@ -119,7 +119,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int* dims, const int* p
   constexpr const char* fn = "MPI_Cart_create";
   WEFT_REQUIRE_RUNNING(fn);
   Comm* c = nullptr;
-  WEFT_CHECK(comm_old, fn, comm_arg(comm_old, "comm_old", &c));
+  WEFT_CHECK(comm_old, fn, capi::intra_comm_arg(comm_old, "comm_old", &c));
   auto t = std::make_shared<Topology>();
   t->kind = MPI_CART;
   WEFT_CHECK(comm_old, fn, grid_arg(ndims, dims, periods, *c, &t->cart));

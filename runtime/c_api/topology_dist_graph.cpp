@@ -151,7 +151,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int* 
   constexpr const char* fn = "MPI_Dist_graph_create_adjacent";
   WEFT_REQUIRE_RUNNING(fn);
   Comm* c = nullptr;
-  WEFT_CHECK(comm_old, fn, comm_arg(comm_old, "comm_old", &c));
+  WEFT_CHECK(comm_old, fn, capi::intra_comm_arg(comm_old, "comm_old", &c));
   auto t = std::make_shared<Topology>();
   t->kind = MPI_DIST_GRAPH;
   WEFT_CHECK(comm_old, fn,
@@ -169,7 +169,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int* sources, const i
   WEFT_REQUIRE_RUNNING(fn);
   Comm* c = nullptr;
   std::vector<topo::Edge> edges;
-  WEFT_CHECK(comm_old, fn, comm_arg(comm_old, "comm_old", &c));
+  WEFT_CHECK(comm_old, fn, capi::intra_comm_arg(comm_old, "comm_old", &c));
   WEFT_CHECK(comm_old, fn, edges_arg(*c, n, sources, degrees, destinations, weights, &edges));
   WEFT_CHECK(comm_old, fn, capi::check_not_null(comm_dist_graph, "comm_dist_graph"));
   return capi::report(comm_old, fn,

@@ -63,7 +63,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int* index, const int
   constexpr const char* fn = "MPI_Graph_create";
   WEFT_REQUIRE_RUNNING(fn);
   Comm* c = nullptr;
-  WEFT_CHECK(comm_old, fn, comm_arg(comm_old, "comm_old", &c));
+  WEFT_CHECK(comm_old, fn, capi::intra_comm_arg(comm_old, "comm_old", &c));
   auto t = std::make_shared<Topology>();
   t->kind = MPI_GRAPH;
   WEFT_CHECK(comm_old, fn, graph_arg(*c, nnodes, index, edges, &t->graph));

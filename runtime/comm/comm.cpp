@@ -65,7 +65,9 @@ void CommTable::op_done(Comm* comm) {
 }
 
 void CommTable::destroy(std::unique_ptr<Comm> comm) {
-  if (!comm->internal) context_ids_.release(comm->context / 2);
+  if (comm->internal) return;
+  context_ids_.release(comm->context / 2);
+  if (comm->local != nullptr) context_ids_.release(comm->local->context / 2);
 }
 
 Status lookup_comm(CommTable& table, MPI_Comm handle, const char* arg, Comm** out) {

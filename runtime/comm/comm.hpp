@@ -29,8 +29,23 @@ struct Comm {
   uint32_t coll_seq = 0;  // collectives started so far; tags each one's messages
   int ops_in_flight = 0;  // collectives running on it (they keep a freed communicator alive)
   std::shared_ptr<const Topology> topology;  // MPI_Cart_create and friends; shared by its dups
+  // Intercommunicators (runtime/comm/intercomm.hpp): the remote group's world ranks (empty for
+  // an intracommunicator), and the local group as an intracommunicator of its own context pair,
+  // which carries the local phases of collectives. Ranks in messages name the remote group; a
+  // message carries the sender's local rank, so both groups share one context pair.
+  std::vector<int> remote_world_ranks;
+  std::shared_ptr<Comm> local;
 
   uint32_t coll_context() const { return context + 1; }
+  bool is_inter() const { return !remote_world_ranks.empty(); }
+  int remote_size() const { return int(remote_world_ranks.size()); }
+  // The world rank of the process that rank `r` names in messages (a remote one on an
+  // intercommunicator).
+  int peer_world_rank(int r) const {
+    return (is_inter() ? remote_world_ranks : world_ranks)[size_t(r)];
+  }
+  // How many ranks messages can name: the remote group's size on an intercommunicator.
+  int peer_count() const { return is_inter() ? remote_size() : size; }
   // How messages name it: its name, else "communicator <handle>".
   std::string display_name() const {
     return name.empty() ? "communicator " + std::to_string(handle) : name;

@@ -12,6 +12,7 @@
 #include "runtime/comm/attributes.hpp"
 #include "runtime/comm/errhandler.hpp"
 #include "runtime/comm/info_objects.hpp"
+#include "runtime/comm/intercomm.hpp"
 #include "runtime/world.hpp"
 
 namespace weft {
@@ -101,7 +102,7 @@ MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhan
 }
 
 Status comm_dup(Comm& parent, DupHints hints, MPI_Comm* out) {
-  WEFT_TRY(build(parent, parent.world_ranks, out));
+  WEFT_TRY(parent.is_inter() ? inter_dup(parent, out) : build(parent, parent.world_ranks, out));
   world().comms.find(*out)->topology = parent.topology;  // a duplicate keeps the topology
   return finish_dup(parent.handle, hints, out);
 }
@@ -132,19 +133,26 @@ Status comm_free(MPI_Comm handle) {
   return Status::success();
 }
 
-Status comm_split(Comm& parent, int color, int key, MPI_Comm* out) {
-  const int mine[2] = {color, key};
-  std::vector<int> all(2 * size_t(parent.size));
-  WEFT_TRY(internal_allgather(parent, mine, sizeof mine, all.data()));
-  std::vector<std::pair<int, int>> chosen;  // (key, parent rank) of the ranks with my color
+groups::Members split_members(const std::vector<int>& color_key, const groups::Members& ranks,
+                              int color) {
+  std::vector<std::pair<int, int>> chosen;  // (key, rank) of the ranks with `color`
   if (color != MPI_UNDEFINED) {
-    for (int r = 0; r < parent.size; ++r)
-      if (all[2 * size_t(r)] == color) chosen.emplace_back(all[2 * size_t(r) + 1], r);
+    for (size_t r = 0; r < ranks.size(); ++r)
+      if (color_key[2 * r] == color) chosen.emplace_back(color_key[2 * r + 1], int(r));
   }
   std::stable_sort(chosen.begin(), chosen.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   groups::Members members;
-  for (const auto& [k, r] : chosen) members.push_back(parent.world_ranks[size_t(r)]);
+  for (const auto& [k, r] : chosen) members.push_back(ranks[size_t(r)]);
+  return members;
+}
+
+Status comm_split(Comm& parent, int color, int key, MPI_Comm* out) {
+  if (parent.is_inter()) return inter_split(parent, color, key, out);
+  const int mine[2] = {color, key};
+  std::vector<int> all(2 * size_t(parent.size));
+  WEFT_TRY(internal_allgather(parent, mine, sizeof mine, all.data()));
+  const groups::Members members = split_members(all, parent.world_ranks, color);
   uint32_t pair = 0;
   WEFT_TRY(agree_context(parent, color != MPI_UNDEFINED, &pair));
   *out = color == MPI_UNDEFINED ? MPI_COMM_NULL : register_comm(members, pair, parent.errhandler);
@@ -167,7 +175,7 @@ Status comm_split_type(Comm& parent, int split_type, int key, MPI_Comm* out) {
 }
 
 Status comm_create(Comm& parent, const groups::Members& group, MPI_Comm* out) {
-  return build(parent, group, out);
+  return parent.is_inter() ? inter_create(parent, group, out) : build(parent, group, out);
 }
 
 Status comm_create_group(Comm& parent, const groups::Members& group, int tag, MPI_Comm* out) {

@@ -17,7 +17,8 @@ struct DupHints {
   static DupHints given(MPI_Info info) { return {false, info}; }
 };
 
-// MPI_Comm_dup's work: the same ranks in the same order, a new context, the parent's topology,
+// MPI_Comm_dup's work (dup, split and create take intercommunicators too, runtime/comm/
+// intercomm.hpp): the same ranks in the same order, a new context, the parent's topology,
 // attributes (through their copy callbacks) and the hints `hints` names.
 Status comm_dup(Comm& parent, DupHints hints, MPI_Comm* out);
 // What a duplicate takes from `parent` once it exists: attributes and hints (as comm_dup says).
@@ -30,6 +31,10 @@ Status comm_free(MPI_Comm handle);
 // MPI_Comm_split: ranks with the same color, ordered by (key, rank in parent); MPI_UNDEFINED
 // gives MPI_COMM_NULL.
 Status comm_split(Comm& parent, int color, int key, MPI_Comm* out);
+// The members of `color` among `ranks` (world ranks), ordered by key then rank, from every rank's
+// (color, key) pair in `color_key`; empty for MPI_UNDEFINED.
+groups::Members split_members(const std::vector<int>& color_key, const groups::Members& ranks,
+                              int color);
 // MPI_Comm_split_type: MPI_COMM_TYPE_SHARED groups the ranks on one node (same host name).
 Status comm_split_type(Comm& parent, int split_type, int key, MPI_Comm* out);
 // MPI_Comm_create: collective over `parent`; the members of `group` (disjoint groups allowed

@@ -1,0 +1,35 @@
+// Intercommunicators: a local group, a remote group and a context pair both groups agreed on
+// through their leaders, plus a private context pair for the local phases of collectives
+// (Comm::local). Creation (MPI_Intercomm_create), merging, and the intercommunicator forms of
+// dup, split and create. MPI 4.1 §7.6.
+#pragma once
+#include "runtime/comm/comm.hpp"
+#include "runtime/comm/group_ops.hpp"
+
+namespace weft {
+
+// The leader's way to the other group in MPI_Intercomm_create: `peer` (its peer_comm; null when
+// its arguments were bad: then `leader_args` says why) and the remote leader's rank there.
+struct LeaderLink {
+  const Comm* peer = nullptr;
+  int remote_leader = 0;
+  int tag = 0;
+  Status leader_args;
+};
+
+// MPI_Intercomm_create, collective over `local` (an intracommunicator); `link` matters at
+// `local_leader` only. Fails alike on every rank when the leader's arguments are bad or the
+// groups overlap.
+Status intercomm_create(Comm& local, int local_leader, const LeaderLink& link, MPI_Comm* out);
+// MPI_Intercomm_merge: the group that passed high = false comes first; with equal flags, the
+// group whose rank 0 has the lower MPI_COMM_WORLD rank.
+Status intercomm_merge(Comm& inter, bool high, MPI_Comm* out);
+// The intercommunicator forms of MPI_Comm_dup, MPI_Comm_split and MPI_Comm_create (`group`: a
+// subgroup of the local group; MPI_COMM_NULL where either side would be empty).
+Status inter_dup(Comm& inter, MPI_Comm* out);
+Status inter_split(Comm& inter, int color, int key, MPI_Comm* out);
+Status inter_create(Comm& inter, const groups::Members& group, MPI_Comm* out);
+// MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL for two communicators, either kind.
+int compare_comms(const Comm& a, const Comm& b);
+
+}  // namespace weft
