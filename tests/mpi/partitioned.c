@@ -39,12 +39,12 @@ static void exchange(int send_parts, int recv_parts, int total, int rounds) {
     for (int i = 0; i < total; ++i) out[i] = value(rank, round, i);
     for (int i = 0; i < total; ++i) in[i] = -1;
     CHECK_MPI(MPI_Startall(2, req));
-    if (round % 3 == 0) {  /* one by one, last first */
+    if (round % 3 == 0) { /* one by one, last first */
       for (int p = send_parts - 1; p >= 0; --p) CHECK_MPI(MPI_Pready(p, req[1]));
-    } else if (round % 3 == 1) {  /* upper half as a range, then the lower half */
+    } else if (round % 3 == 1) { /* upper half as a range, then the lower half */
       CHECK_MPI(MPI_Pready_range(send_parts / 2, send_parts - 1, req[1]));
       if (send_parts / 2 > 0) CHECK_MPI(MPI_Pready_range(0, send_parts / 2 - 1, req[1]));
-    } else {  /* a list, odd partitions first */
+    } else { /* a list, odd partitions first */
       int list[64], n = 0;
       for (int p = 1; p < send_parts; p += 2) list[n++] = p;
       for (int p = 0; p < send_parts; p += 2) list[n++] = p;
@@ -63,7 +63,7 @@ static void exchange(int send_parts, int recv_parts, int total, int rounds) {
     CHECK(n == total);
     for (int i = 0; i < total; ++i) CHECK(in[i] == value(left, round, i));
   }
-  CHECK(req[0] != MPI_REQUEST_NULL && req[1] != MPI_REQUEST_NULL);  /* persistent */
+  CHECK(req[0] != MPI_REQUEST_NULL && req[1] != MPI_REQUEST_NULL); /* persistent */
   MPI_Request_free(&req[0]);
   MPI_Request_free(&req[1]);
   free(out);
@@ -95,7 +95,7 @@ static void early_partition(void) {
   for (flag = 0; !flag;) CHECK_MPI(MPI_Request_get_status(req[1], &flag, MPI_STATUS_IGNORE));
   CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
   for (int i = 0; i < 8; ++i) CHECK(in[i] == value(left, 99, i));
-  CHECK_MPI(MPI_Parrived(req[1], 3, &flag));  /* inactive: everything is in */
+  CHECK_MPI(MPI_Parrived(req[1], 3, &flag)); /* inactive: everything is in */
   CHECK(flag == 1);
   MPI_Request_free(&req[0]);
   MPI_Request_free(&req[1]);
@@ -113,7 +113,7 @@ static void derived_types(void) {
   MPI_Request req[2];
   CHECK_MPI(MPI_Psend_init(out, 4, 3, every2, right, 5, MPI_COMM_WORLD, MPI_INFO_NULL, &req[0]));
   CHECK_MPI(MPI_Precv_init(in, 2, 6, every3, left, 5, MPI_COMM_WORLD, MPI_INFO_NULL, &req[1]));
-  MPI_Type_free(&every2);  /* the requests keep the types alive */
+  MPI_Type_free(&every2); /* the requests keep the types alive */
   MPI_Type_free(&every3);
   for (int round = 0; round < 2; ++round) {
     for (int i = 0; i < 24; ++i) out[i] = (i % 2) ? -5 : value(rank, round, i / 2);
@@ -124,8 +124,7 @@ static void derived_types(void) {
     wait_arrived(req[1], 1);
     for (int i = 6; i < 12; ++i) CHECK(in[3 * i] == value(left, round, i));
     CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
-    for (int i = 0; i < 36; ++i)
-      CHECK(in[i] == (i % 3 ? -1 : value(left, round, i / 3)));
+    for (int i = 0; i < 36; ++i) CHECK(in[i] == (i % 3 ? -1 : value(left, round, i / 3)));
   }
   MPI_Request_free(&req[0]);
   MPI_Request_free(&req[1]);
@@ -163,10 +162,10 @@ static void proc_null(void) {
   check_context("MPI_PROC_NULL");
   int buf[4] = {1, 2, 3, 4};
   MPI_Request req[2];
-  CHECK_MPI(MPI_Psend_init(buf, 2, 2, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
-                           &req[0]));
-  CHECK_MPI(MPI_Precv_init(buf, 2, 2, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
-                           &req[1]));
+  CHECK_MPI(
+      MPI_Psend_init(buf, 2, 2, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req[0]));
+  CHECK_MPI(
+      MPI_Precv_init(buf, 2, 2, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req[1]));
   CHECK_MPI(MPI_Startall(2, req));
   CHECK_MPI(MPI_Pready_range(0, 1, req[0]));
   MPI_Status st;
@@ -184,12 +183,12 @@ static void errors(void) {
   MPI_Request send, recv, plain;
   EXPECT_ERROR(MPI_Psend_init(buf, -1, 2, MPI_INT, right, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &send),
                MPI_ERR_ARG, "MPI_Psend_init", "partitions=-1");
-  EXPECT_ERROR(MPI_Precv_init(in, 2, 2, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
-                              &recv),
-               MPI_ERR_RANK, "MPI_Precv_init", "MPI_ANY_SOURCE");
-  EXPECT_ERROR(MPI_Precv_init(in, 2, 2, MPI_INT, left, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_INFO_NULL,
-                              &recv),
-               MPI_ERR_TAG, "MPI_Precv_init", "MPI_ANY_TAG");
+  EXPECT_ERROR(
+      MPI_Precv_init(in, 2, 2, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &recv),
+      MPI_ERR_RANK, "MPI_Precv_init", "MPI_ANY_SOURCE");
+  EXPECT_ERROR(
+      MPI_Precv_init(in, 2, 2, MPI_INT, left, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_INFO_NULL, &recv),
+      MPI_ERR_TAG, "MPI_Precv_init", "MPI_ANY_TAG");
   EXPECT_ERROR(MPI_Psend_init(buf, 2, 2, MPI_INT, size, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &send),
                MPI_ERR_RANK, "MPI_Psend_init", "dest");
   CHECK_MPI(MPI_Psend_init(buf, 4, 2, MPI_INT, right, 1, MPI_COMM_WORLD, MPI_INFO_NULL, &send));
