@@ -13,11 +13,8 @@ namespace {
 
 Status post_send(const Comm& comm, uint32_t context, const void* buf, size_t bytes, int dest,
                  int tag, bool sync, Completion* c) {
-  World& w = world();
-  const int peer = comm.peer_world_rank(dest);
-  if (!w.transport->connected(peer)) WEFT_TRY(connect_peer(peer));
   const uint64_t bits = match_bits::make_send(context, comm.rank, tag, comm.internal);
-  return w.transport->isend(peer, buf, bytes, bits, sync, c);
+  return send_bits(comm.peer_world_rank(dest), buf, bytes, bits, sync, c);
 }
 
 Status post_recv(const Comm& comm, uint32_t context, void* buf, size_t bytes, int source, int tag,
@@ -68,8 +65,15 @@ Status find_message(const Comm& comm, int source, int tag, bool blocking, bool t
 
 }  // namespace
 
-Status start_send(const Comm& comm, const void* buf, size_t bytes, int dest, int tag,
-                  SendMode mode, Request* r) {
+Status send_bits(int world_peer, const void* buf, size_t bytes, uint64_t bits, bool sync,
+                 Completion* c) {
+  World& w = world();
+  if (!w.transport->connected(world_peer)) WEFT_TRY(connect_peer(world_peer));
+  return w.transport->isend(world_peer, buf, bytes, bits, sync, c);
+}
+
+Status start_send(const Comm& comm, const void* buf, size_t bytes, int dest, int tag, SendMode mode,
+                  Request* r) {
   r->comm = comm.handle;
   if (dest == MPI_PROC_NULL) {
     r->kind = WeftRequestKind::kProcNull;

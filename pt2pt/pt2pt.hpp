@@ -20,8 +20,8 @@ namespace weft::pt2pt {
 // go through start_typed_send (pt2pt/typed.hpp), which does the copy.
 enum class SendMode { kStandard, kSynchronous, kReady, kBuffered };
 
-Status start_send(const Comm& comm, const void* buf, size_t bytes, int dest, int tag,
-                  SendMode mode, Request* r);
+Status start_send(const Comm& comm, const void* buf, size_t bytes, int dest, int tag, SendMode mode,
+                  Request* r);
 Status start_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag, Request* r);
 // Collective traffic: on the communicator's collective context, which user receives never
 // match; `dest`/`source` are ranks of `comm` (no wildcards, no MPI_PROC_NULL).
@@ -29,6 +29,10 @@ Status start_coll_send(const Comm& comm, const void* buf, size_t bytes, int dest
                        Completion* c);
 Status start_coll_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag,
                        Completion* c);
+// A send on match bits the caller computed (internal protocols such as pt2pt/partitioned/), to
+// world rank `world_peer`, connecting to it first if needed.
+Status send_bits(int world_peer, const void* buf, size_t bytes, uint64_t bits, bool sync,
+                 Completion* c);
 // Blocking or not; `*flag` tells whether a message was found (always true when blocking).
 Status probe(const Comm& comm, int source, int tag, bool blocking, int* flag, MPI_Status* status);
 // Matched probe: looks for a message like probe() and takes it out of matching, so that only a

@@ -27,7 +27,8 @@ void check_finalized_at_exit(int status, void*) {
   World& w = world();
   if (w.phase != Phase::kRunning || status != 0) return;
   const std::string message = "rank " + std::to_string(w.kvs->job().rank) +
-                              " exited with status 0 without calling MPI_Finalize";
+                              " exited with status 0 without calling " +
+                              (w.world_model_initialized ? "MPI_Finalize" : "MPI_Session_finalize");
   std::fprintf(stderr, "weft: %s\n", message.c_str());
   w.kvs->abort(1, message);
 }
@@ -76,10 +77,30 @@ Status world_init(int required, int* provided) {
 
 Status connect_peer(int world_rank) {
   World& w = world();
-  if (world_rank == w.kvs->job().rank) return w.transport->connect(world_rank, w.transport->address());
+  if (world_rank == w.kvs->job().rank)
+    return w.transport->connect(world_rank, w.transport->address());
   std::vector<uint8_t> address;
   WEFT_TRY(w.kvs->get(world_rank, kAddressKey, address));
   return w.transport->connect(world_rank, address);
+}
+
+Status world_acquire(int required, int* provided) {
+  World& w = world();
+  if (w.phase == Phase::kFinalized) {
+    return Status::error(MPI_ERR_OTHER,
+                         "the library was finalized when its last user (MPI_Finalize or "
+                         "MPI_Session_finalize) was gone, and Weft cannot start it again");
+  }
+  if (w.phase == Phase::kBeforeInit) WEFT_TRY(world_init(required, provided));
+  *provided = w.thread_level;
+  ++w.users;
+  return Status::success();
+}
+
+Status world_release() {
+  World& w = world();
+  if (--w.users > 0) return Status::success();
+  return world_finalize();
 }
 
 Status world_finalize() {

@@ -15,10 +15,17 @@
 
 namespace weft {
 
+// The library's state: running from the first MPI_Init or MPI_Session_init until the last of
+// them is finalized (MPI_Finalize, MPI_Session_finalize).
 enum class Phase { kBeforeInit, kRunning, kFinalized };
 
 struct World {
   Phase phase = Phase::kBeforeInit;
+  // Users of the running library: MPI_Init's world model and each live session.
+  int users = 0;
+  // The world model alone (MPI_Initialized, MPI_Finalized), whatever sessions do.
+  bool world_model_initialized = false;
+  bool world_model_finalized = false;
   int thread_level = MPI_THREAD_SINGLE;
   // What MPI_Init_thread was asked for (MPI_Init: MPI_THREAD_SINGLE) and the job's size, kept
   // after MPI_Finalize for MPI_Info_create_env; -1 and 0 before MPI_Init.
@@ -42,6 +49,12 @@ inline World& world() { return g_world; }
 // MPI_Init_thread's work; `provided` gets the level actually supported.
 Status world_init(int required, int* provided);
 Status world_finalize();
+// One more user (MPI_Init or MPI_Session_init): the first initialises the library (a fence with
+// every process of the job), later ones get the level it runs at. After the last user is gone
+// the library cannot start again (PMIx and UCX are not re-initialised): an error says so.
+Status world_acquire(int required, int* provided);
+// One user fewer: the last one finalizes the library.
+Status world_release();
 // Creates the transport connection to `world_rank` from its published address.
 Status connect_peer(int world_rank);
 

@@ -98,16 +98,7 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, weft::lookup_comm(world().comms, comm, "comm", &c));
-  if (weft::error_class_of(errorcode) < 0) {
-    return capi::report(
-        comm, fn,
-        Status::error(MPI_ERR_ARG,
-                      "invalid errorcode=" + std::to_string(errorcode) + " (not an error code)"));
-  }
-  const std::string message = std::string(fn) + ": error code " + std::to_string(errorcode) +
-                              " raised by the application: " + weft::error_string(errorcode);
-  weft::invoke_errhandler(comm, c->errhandler, errorcode, message);
-  return MPI_SUCCESS;
+  return capi::report(comm, fn, weft::call_errhandler(comm, c->errhandler, fn, errorcode));
 }
 
 }  // extern "C"

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "mpi.h"
-#include "runtime/comm/attributes.hpp"
 #include "runtime/c_api/guard.hpp"
+#include "runtime/comm/attributes.hpp"
 #include "runtime/errors.hpp"
 
 using weft::world;
@@ -19,12 +19,13 @@ using weft::world;
 namespace {
 
 int init_common(const char* fn, int required, int* provided) {
-  if (world().phase != weft::Phase::kBeforeInit) {
+  if (world().world_model_initialized) {
     std::fprintf(stderr, "weft: %s called twice (MPI can be initialised only once)\n", fn);
     return weft::make_error_code(MPI_ERR_OTHER, std::string(fn) + ": MPI is already initialised");
   }
   int level = MPI_THREAD_SINGLE;
-  weft::Status s = weft::world_init(required, &level);
+  // A session may have started the library already: then this is one more user of it.
+  weft::Status s = weft::world_acquire(required, &level);
   if (!s.ok()) {
     // The initial error handler is MPI_ERRORS_ARE_FATAL (MPI 4.1 §9.3): a process that could
     // not initialise ends here rather than run on as something it is not.
@@ -32,6 +33,7 @@ int init_common(const char* fn, int required, int* provided) {
     std::fflush(nullptr);
     std::exit(1);
   }
+  world().world_model_initialized = true;
   if (provided != nullptr) *provided = level;
   return MPI_SUCCESS;
 }
@@ -55,23 +57,32 @@ int PMPI_Init_thread(int*, char***, int required, int* provided) {
 
 int PMPI_Finalize(void) {
   WEFT_REQUIRE_RUNNING("MPI_Finalize");
+  if (!world().world_model_initialized || world().world_model_finalized) {
+    // Sessions keep the library running, but the world model is not (or no longer) in use.
+    return weft::capi::report(
+        MPI_COMM_SELF, "MPI_Finalize",
+        weft::Status::error(MPI_ERR_OTHER, world().world_model_finalized
+                                               ? "MPI_Finalize was called already"
+                                               : "MPI_Init was not called"));
+  }
   // MPI_COMM_SELF is freed first: the delete callbacks of its attributes run, last set first.
   const int self_freed = weft::capi::report(MPI_COMM_SELF, "MPI_Finalize",
                                             weft::attributes_on_comm_free(MPI_COMM_SELF));
-  const int finalized =
-      weft::capi::report(MPI_COMM_WORLD, "MPI_Finalize", weft::world_finalize());
+  world().world_model_finalized = true;
+  // The library itself ends only with its last user (sessions may still use it).
+  const int finalized = weft::capi::report(MPI_COMM_WORLD, "MPI_Finalize", weft::world_release());
   return finalized != MPI_SUCCESS ? finalized : self_freed;
 }
 
 int PMPI_Initialized(int* flag) {
   if (flag == nullptr) return MPI_ERR_ARG;
-  *flag = world().phase != weft::Phase::kBeforeInit;
+  *flag = world().world_model_initialized;  // sessions do not count (MPI 4.1 §11.2.2)
   return MPI_SUCCESS;
 }
 
 int PMPI_Finalized(int* flag) {
   if (flag == nullptr) return MPI_ERR_ARG;
-  *flag = world().phase == weft::Phase::kFinalized;
+  *flag = world().world_model_finalized;
   return MPI_SUCCESS;
 }
 

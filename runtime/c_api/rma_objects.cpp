@@ -207,15 +207,7 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   WEFT_REQUIRE_RUNNING(fn);
   rma::Window* w = nullptr;
   WEFT_WIN_CHECK(win, fn, capi::window_arg(win, &w));
-  if (weft::error_class_of(errorcode) < 0)
-    return capi::report_win(
-        win, fn,
-        Status::error(MPI_ERR_ARG,
-                      "invalid errorcode=" + std::to_string(errorcode) + " (not an error code)"));
-  const std::string message = std::string(fn) + ": error code " + std::to_string(errorcode) +
-                              " raised by the application: " + weft::error_string(errorcode);
-  weft::invoke_errhandler(win, w->errhandler, errorcode, message);
-  return MPI_SUCCESS;
+  return capi::report_win(win, fn, weft::call_errhandler(win, w->errhandler, fn, errorcode));
 }
 
 MPI_Fint PMPI_Win_c2f(MPI_Win win) { return static_cast<MPI_Fint>(win); }

@@ -6,6 +6,8 @@ namespace weft {
 ContextIds::ContextIds() : used_(kPairs / 64, 0) {
   take(0);
   take(1);
+  take(kPartitionedPair);
+  take(kFromGroupPair);
 }
 
 void ContextIds::free_mask(uint32_t window, uint64_t* words) const {

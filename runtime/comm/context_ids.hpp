@@ -17,7 +17,13 @@ class ContextIds {
   static constexpr uint32_t kWindowPairs = 4096;
   static constexpr uint32_t kWindowWords = kWindowPairs / 64;
 
-  // Pairs 0 (MPI_COMM_WORLD) and 1 (MPI_COMM_SELF) are in use from the start.
+  // Reserved pairs no communicator ever gets: the traffic of partitioned communication
+  // (pt2pt/partitioned/) and the agreement of MPI_Comm_create_from_group's members, who have no
+  // parent communicator (runtime/session/).
+  static constexpr uint32_t kPartitionedPair = 2;
+  static constexpr uint32_t kFromGroupPair = 3;
+
+  // Pairs 0 (MPI_COMM_WORLD), 1 (MPI_COMM_SELF) and the reserved pairs are in use from the start.
   ContextIds();
   // Free pairs of window `w` as a bit mask (bit set = free here), kWindowWords words.
   void free_mask(uint32_t window, uint64_t* words) const;

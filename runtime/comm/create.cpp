@@ -178,19 +178,25 @@ Status comm_create(Comm& parent, const groups::Members& group, MPI_Comm* out) {
   return parent.is_inter() ? inter_create(parent, group, out) : build(parent, group, out);
 }
 
-Status comm_create_group(Comm& parent, const groups::Members& group, int tag, MPI_Comm* out) {
-  // The members agree among themselves on a temporary communicator that shares the parent's
-  // context with the internal bit set; `tag` offsets its collective sequence numbers.
+Status agree_among(const groups::Members& group, uint32_t context, uint32_t tag, const char* name,
+                   uint32_t* pair) {
+  // A temporary communicator of the members that shares `context` with the internal bit set;
+  // `tag` offsets its collective sequence numbers.
   Comm members;
   members.world_ranks = group;
   members.size = int(group.size());
   members.rank = groups::rank_of(group, my_world_rank());
-  members.context = parent.context;
+  members.context = context;
   members.internal = true;
-  members.coll_seq = (uint32_t(tag) << 6) & (kIdupSeqBit - 1);
-  members.name = "the group of MPI_Comm_create_group";
+  members.coll_seq = (tag << 6) & (kIdupSeqBit - 1);
+  members.name = name;
+  return agree_context(members, true, pair);
+}
+
+Status comm_create_group(Comm& parent, const groups::Members& group, int tag, MPI_Comm* out) {
   uint32_t pair = 0;
-  WEFT_TRY(agree_context(members, true, &pair));
+  WEFT_TRY(agree_among(group, parent.context, uint32_t(tag), "the group of MPI_Comm_create_group",
+                       &pair));
   *out = register_comm(group, pair, parent.errhandler);
   return Status::success();
 }

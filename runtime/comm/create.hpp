@@ -47,6 +47,11 @@ Status comm_create_group(Comm& parent, const groups::Members& group, int tag, MP
 // The context pair every member of `comm` has free, taken locally when `member` (collective
 // over `comm`).
 Status agree_context(Comm& comm, bool member, uint32_t* pair);
+// The context pair the members of `group` (this process among them) agree on among themselves,
+// collectively over a temporary communicator on `context` with the internal bit set whose
+// collectives are numbered from `tag` (MPI_Comm_create_group, MPI_Comm_create_from_group).
+Status agree_among(const groups::Members& group, uint32_t context, uint32_t tag, const char* name,
+                   uint32_t* pair);
 // Registers the communicator of `members` (this process among them) on context `pair`.
 MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhandler errhandler);
 

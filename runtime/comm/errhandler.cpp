@@ -68,4 +68,15 @@ void invoke_errhandler(MPI_Comm comm, MPI_Errhandler handler, int code,
   w.kvs->abort(error_class, message);
 }
 
+Status call_errhandler(int handle, MPI_Errhandler handler, const char* fn, int errorcode) {
+  if (error_class_of(errorcode) < 0) {
+    return Status::error(MPI_ERR_ARG,
+                         "invalid errorcode=" + std::to_string(errorcode) + " (not an error code)");
+  }
+  const std::string message = std::string(fn) + ": error code " + std::to_string(errorcode) +
+                              " raised by the application: " + error_string(errorcode);
+  invoke_errhandler(handle, handler, errorcode, message);
+  return Status::success();
+}
+
 }  // namespace weft

@@ -49,4 +49,9 @@ void errhandler_release(MPI_Errhandler handler);
 // the job with the code's class as exit code.
 void invoke_errhandler(MPI_Comm comm, MPI_Errhandler handler, int code, const std::string& message);
 
+// MPI_Comm/Win/Session_call_errhandler's work from MPI function `fn`: raises the application's
+// `errorcode` on the object `handle` whose handler is `handler`; MPI_ERR_ARG when `errorcode` is
+// not an error code.
+Status call_errhandler(int handle, MPI_Errhandler handler, const char* fn, int errorcode);
+
 }  // namespace weft

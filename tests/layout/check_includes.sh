@@ -28,6 +28,7 @@ check runtime/datatype only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*'
 check runtime/op only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*' 'runtime/op/*'
 check runtime/comm never 'runtime/topology/*' 'runtime/c_api/*' 'runtime/info/*'
 check runtime/topology never 'runtime/c_api/*' 'runtime/info/*'
+check runtime/session never 'runtime/c_api/*' 'runtime/info/*'
 for folder in pt2pt coll rma launcher; do
   check "$folder" never 'runtime/c_api/*' 'runtime/info/*'
 done
