@@ -62,8 +62,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   errors_return();
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  world_ring(&rank, &size, NULL, NULL);
   const long messages = argc > 1 ? atol(argv[1]) : 1000000;
   const long comms = argc > 2 ? atol(argv[2]) : 10000;
 
