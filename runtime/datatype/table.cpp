@@ -53,9 +53,12 @@ std::shared_ptr<const Datatype> DatatypeTable::share(MPI_Datatype handle) {
 Status DatatypeTable::free(MPI_Datatype* handle, const char* arg) {
   Datatype* t = find(*handle);
   if (t == nullptr) return invalid_datatype(*handle, arg);
-  if (t->is_predefined()) {
+  const int combiner = t->envelope().combiner;
+  if (t->is_predefined() || combiner == MPI_COMBINER_F90_INTEGER ||
+      combiner == MPI_COMBINER_F90_REAL || combiner == MPI_COMBINER_F90_COMPLEX) {
     return Status::error(MPI_ERR_TYPE,
-                         std::string("cannot free the predefined datatype ") + t->label());
+                         std::string("cannot free the predefined datatype ") + t->label() +
+                             (t->is_predefined() ? "" : " (from MPI_Type_create_f90_*)"));
   }
   derived_[size_t(*handle - kFirstDerivedType)].reset();
   freed_.push_back(*handle);
