@@ -1,0 +1,29 @@
+// The I/O hints a file accepts (MPI 4.1 §14.2.8 and the collective-buffering hints ROMIO users
+// pass): parsed from MPI_Info values, kept per file, and reported by MPI_File_get_info.
+#pragma once
+#include <map>
+#include <string>
+
+#include "mpi.h"
+
+namespace weft::io {
+
+// enable / disable / automatic, as romio_cb_read and friends take them.
+enum class Switch { kEnable, kDisable, kAutomatic };
+
+struct Hints {
+  long long cb_buffer_size = 16 * 1024 * 1024;
+  int cb_nodes = 1;  // aggregators; one per node by default
+  Switch cb_read = Switch::kAutomatic, cb_write = Switch::kAutomatic;
+  Switch ds_read = Switch::kAutomatic, ds_write = Switch::kAutomatic;
+  // Accepted and reported, with no effect on a POSIX file system.
+  std::map<std::string, std::string> passive;
+
+  // Takes the keys of `info` that it knows (MPI_INFO_NULL: none); values that do not parse are
+  // ignored, as the standard asks of hints.
+  void update(MPI_Info info);
+  // A new info object holding every hint in effect (MPI_File_get_info).
+  MPI_Info to_info() const;
+};
+
+}  // namespace weft::io

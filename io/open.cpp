@@ -1,0 +1,161 @@
+// MPI_File_open, close and delete: the access-mode rules, the collective open (rank 0 creates,
+// the others then open), and what a file owns (communicator, window, descriptor).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <functional>
+
+#include "io/agree.hpp"
+#include "io/manage.hpp"
+#include "io/os_errors.hpp"
+
+namespace weft::io {
+namespace {
+
+constexpr int kAllModes = MPI_MODE_CREATE | MPI_MODE_RDONLY | MPI_MODE_WRONLY | MPI_MODE_RDWR |
+                          MPI_MODE_DELETE_ON_CLOSE | MPI_MODE_UNIQUE_OPEN | MPI_MODE_EXCL |
+                          MPI_MODE_APPEND | MPI_MODE_SEQUENTIAL;
+
+Status check_amode(int amode) {
+  const auto bad = [amode](const char* why) {
+    return Status::error(MPI_ERR_AMODE,
+                         "invalid amode=" + std::to_string(amode) + " (" + why + ")");
+  };
+  if ((amode & ~kAllModes) != 0) return bad("unknown bits");
+  const int access = (amode & MPI_MODE_RDONLY ? 1 : 0) + (amode & MPI_MODE_WRONLY ? 1 : 0) +
+                     (amode & MPI_MODE_RDWR ? 1 : 0);
+  if (access != 1) return bad("exactly one of MPI_MODE_RDONLY, MPI_MODE_WRONLY, MPI_MODE_RDWR");
+  if ((amode & MPI_MODE_RDONLY) && (amode & (MPI_MODE_CREATE | MPI_MODE_EXCL)))
+    return bad("MPI_MODE_RDONLY with MPI_MODE_CREATE or MPI_MODE_EXCL");
+  if ((amode & MPI_MODE_RDWR) && (amode & MPI_MODE_SEQUENTIAL))
+    return bad("MPI_MODE_RDWR with MPI_MODE_SEQUENTIAL");
+  return Status::success();
+}
+
+int open_flags(int amode, bool create) {
+  int flags = amode & MPI_MODE_RDONLY ? O_RDONLY : amode & MPI_MODE_WRONLY ? O_WRONLY : O_RDWR;
+  if (create && (amode & MPI_MODE_CREATE)) flags |= O_CREAT;
+  if (create && (amode & MPI_MODE_EXCL)) flags |= O_EXCL;
+  return flags | O_CLOEXEC;
+}
+
+// Opens the file on this rank; a directory is MPI_ERR_BAD_FILE.
+Status open_local(const std::string& path, int flags, int* fd) {
+  *fd = ::open(path.c_str(), flags, 0666);
+  if (*fd < 0) return os_error(errno, "open", path);
+  struct stat st {};
+  if (::fstat(*fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(*fd);
+    *fd = -1;
+    return Status::error(MPI_ERR_BAD_FILE, "\"" + path + "\" is a directory");
+  }
+  return Status::success();
+}
+
+// Rank 0 creates (and applies EXCL) first, so that the others never race it; then the others
+// open; every rank ends with the same verdict.
+Status open_everywhere(File& f) {
+  Status s;
+  if (f.rank == 0) s = open_local(f.path, open_flags(f.amode, true), &f.fd);
+  // Rank 0's verdict and message, so that every rank reports the same failure.
+  struct {
+    int error_class;
+    char message[400];
+  } created{s.error_class, {}};
+  s.message.copy(created.message, sizeof created.message - 1);
+  PMPI_Bcast(&created, sizeof created, MPI_BYTE, 0, f.comm);
+  if (created.error_class != 0 && f.rank != 0)
+    s = Status::error(created.error_class, std::string("on rank 0: ") + created.message);
+  const bool ok = created.error_class == 0;
+  if (ok && f.rank != 0) s = open_local(f.path, open_flags(f.amode, false), &f.fd);
+  s = agree(f.comm, std::move(s));
+  if (!s.ok() && f.fd >= 0) {
+    ::close(f.fd);
+    f.fd = -1;
+  }
+  return s;
+}
+
+int count_nodes(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  int node_rank = 0, leaders = 1;
+  if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+    return 1;
+  PMPI_Comm_rank(node, &node_rank);
+  PMPI_Comm_free(&node);
+  leaders = node_rank == 0 ? 1 : 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &leaders, 1, MPI_INT, MPI_SUM, comm);
+  return leaders;
+}
+
+std::string resolved(const std::string& path) {
+  char buf[PATH_MAX];
+  return ::realpath(path.c_str(), buf) != nullptr ? std::string(buf) : path;
+}
+
+}  // namespace
+
+Status open_file(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* out) {
+  auto f = std::make_unique<File>();
+  if (PMPI_Comm_dup(comm, &f->comm) != MPI_SUCCESS)
+    return Status::error(MPI_ERR_OTHER, "could not duplicate the communicator");
+  PMPI_Comm_set_errhandler(f->comm, MPI_ERRORS_RETURN);
+  PMPI_Comm_rank(f->comm, &f->rank);
+  PMPI_Comm_size(f->comm, &f->size);
+  f->path = filename;
+  f->amode = amode;
+  Status s = check_same(f->comm, amode, "amode=" + std::to_string(amode));
+  if (s.ok())
+    s = check_same(f->comm, (long long)std::hash<std::string>{}(f->path),
+                   "filename \"" + f->path + "\"");
+  if (s.ok()) s = check_amode(amode);
+  if (s.ok()) s = open_everywhere(*f);
+  if (!s.ok()) {
+    PMPI_Comm_free(&f->comm);
+    return s;
+  }
+  f->real_path = resolved(f->path);
+  f->errhandler = files().default_errhandler;
+  f->hints.cb_nodes = count_nodes(f->comm);
+  f->hints.update(info);
+  MPI_Offset start = 0;
+  if (amode & MPI_MODE_APPEND) s = get_size(*f, &start);
+  f->pointer = start;
+  if (s.ok()) s = f->shared.create(f->comm, start);
+  if (!s.ok()) {
+    ::close(f->fd);
+    PMPI_Comm_free(&f->comm);
+    return s;
+  }
+  *out = files().add(std::move(f));
+  return Status::success();
+}
+
+Status close_file(File& f) {
+  Status s;
+  if (::close(f.fd) != 0) s = os_error(errno, "close", f.path);
+  f.shared.destroy();  // collective: every rank has finished its shared-pointer accesses
+  if (f.amode & MPI_MODE_DELETE_ON_CLOSE) {
+    PMPI_Barrier(f.comm);
+    if (f.rank == 0 && ::unlink(f.path.c_str()) != 0 && s.ok())
+      s = os_error(errno, "unlink", f.path);
+  }
+  release_view(f);
+  PMPI_Comm_free(&f.comm);
+  files().remove(f.handle);
+  return s;
+}
+
+Status delete_file(const char* filename) {
+  const std::string path = filename;
+  if (files().is_open(resolved(path)))
+    return Status::error(MPI_ERR_FILE_IN_USE, "\"" + path + "\" is open in this process");
+  if (::unlink(filename) != 0) return os_error(errno, "unlink", path);
+  return Status::success();
+}
+
+}  // namespace weft::io
