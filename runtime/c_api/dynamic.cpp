@@ -181,12 +181,7 @@ int PMPI_Close_port(const char* port_name) {
   constexpr const char* fn = "MPI_Close_port";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(kNoComm, fn, check_port(port_name, "port_name"));
-  // The connectors' claims on the port go with it.
-  auto& accepts = world().port_accepts;
-  const auto it = accepts.find(port_name);
-  for (int k = 1; it != accepts.end() && k <= it->second; ++k)
-    (void)world().kvs->unpublish(std::string(port_name) + "#c" + std::to_string(k));
-  if (it != accepts.end()) accepts.erase(it);
+  weft::close_port(port_name);
   return MPI_SUCCESS;
 }
 

@@ -99,11 +99,9 @@ Status swap_cards(Side side, const std::string& port, const std::string& mine, s
   Kvs& kvs = *world().kvs;
   if (side == Side::kAccept) {
     *ticket = ++world().port_accepts[port];
-    const std::string offer = port + "#a" + std::to_string(*ticket);
-    WEFT_TRY(kvs.publish(offer, mine));
-    Status got = kvs.lookup(port + "#c" + std::to_string(*ticket), true, theirs);
-    (void)kvs.unpublish(offer);
-    return got;
+    // The offer stays until the connector has surely read it (comm_meet's end).
+    WEFT_TRY(kvs.publish(port + "#a" + std::to_string(*ticket), mine));
+    return kvs.lookup(port + "#c" + std::to_string(*ticket), true, theirs);
   }
   for (*ticket = 1;; ++*ticket) {
     Status claimed = kvs.publish(port + "#c" + std::to_string(*ticket), mine);
@@ -174,8 +172,20 @@ Status comm_meet(Comm& local, int root, Side side, const std::string& port, MPI_
         return internal_bcast(local, mask, bytes, root);
       },
       pairs));
+  // The connector's root has answered over the link, so it has read the offer.
+  if (leader && side == Side::kAccept)
+    (void)world().kvs->unpublish(port + "#a" + std::to_string(header[2]));
   *out = register_inter(local.world_ranks, remote, pairs, local.errhandler);
   return Status::success();
+}
+
+void close_port(const std::string& port) {
+  auto& accepts = world().port_accepts;
+  const auto it = accepts.find(port);
+  if (it == accepts.end()) return;
+  for (int k = 1; k <= it->second; ++k)
+    (void)world().kvs->unpublish(port + "#c" + std::to_string(k));
+  accepts.erase(it);
 }
 
 namespace {

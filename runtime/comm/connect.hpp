@@ -17,6 +17,8 @@ enum class Side { kAccept, kConnect };
 
 // A new port name, unique in the job ("weft-port:<namespace>:<rank>:<n>").
 std::string open_port();
+// MPI_Close_port: the connectors' claims on the port (names in the launcher) go with it.
+void close_port(const std::string& port);
 // MPI_Comm_accept (Side::kAccept) or MPI_Comm_connect: collective over `local`; `port` and
 // `root_args` (the root's own argument checks) matter at `root` only. Fails alike on every rank
 // when the root's part fails.

@@ -33,7 +33,9 @@ Status comm_spawn(Comm& local, int root, const Status& root_args, std::vector<Sp
     return Status::error(int(header[0]), "the root (rank " + std::to_string(root) +
                                           ") could not start the processes; see its error");
   }
-  return comm_meet(local, root, Side::kAccept, port, out);
+  Status met = comm_meet(local, root, Side::kAccept, port, out);
+  if (leader) close_port(port);
+  return met;
 }
 
 Status attach_parent() {
