@@ -20,8 +20,10 @@
 #include "launcher/hang_report.hpp"
 #include "launcher/io_forward.hpp"
 #include "launcher/job_plan.hpp"
+#include "launcher/name_directory.hpp"
 #include "launcher/node_session.hpp"
 #include "launcher/remote_nodes.hpp"
+#include "launcher/spawned_jobs.hpp"
 #include "launcher/wakeup.hpp"
 
 namespace weft::launcher {
@@ -65,6 +67,7 @@ class Job final : public RemoteNodes::Events {
   void mark_node_ended(int node);
   void forward(int rank, int stream, const char* data, size_t len);
   void handle_wakeup();
+  void serve_dynamic();
   void request_state(bool then_end);
   void print_state();
   bool valid(int rank) const { return rank >= 0 && size_t(rank) < ranks_.size(); }
@@ -72,7 +75,7 @@ class Job final : public RemoteNodes::Events {
     return spec_.nodes.size() > 1 ? " on " + spec_.nodes[size_t(spec_.node_of_rank[size_t(rank)])]
                                   : std::string();
   }
-  int running_count() const { return int(ranks_.size()) - ended_; }
+  int running_count() const { return int(ranks_.size()) - ended_ + spawned_.running(); }
 
   const LaunchOptions& options_;
   JobSpec spec_;
@@ -81,6 +84,9 @@ class Job final : public RemoteNodes::Events {
   PmixServer& server_ = node_.server();
   LocalRanks& local_ = node_.ranks();
   RemoteNodes remote_;
+  // MPI_Comm_spawn's jobs and the published names (weftrun's node only).
+  SpawnedJobs spawned_;
+  NameDirectory names_;
   std::vector<RankState> ranks_;
   int ended_ = 0;
   // Fences gathering every node's blob: by number, the blobs so far and this node's pending one.
@@ -126,7 +132,7 @@ std::string Job::start() {
     if (std::string e = remote_.start(spec_, options_.launcher_address); !e.empty()) return e;
   }
   if (local_node_ < 0) return {};
-  std::string e = node_.start(spec_, local_node_, wake_[1]);
+  std::string e = node_.start(spec_, local_node_, wake_[1], true);
   for (int r : spec_.ranks_on(local_node_)) ranks_[size_t(r)].pid = local_.pid_of(r);
   return e;
 }
@@ -137,6 +143,7 @@ void Job::end_job(const std::string& why, int code) {
   std::fprintf(stderr, "weftrun: %s\n", why.c_str());
   std::fflush(stderr);
   local_.signal_all(SIGTERM);
+  spawned_.signal_all(SIGTERM);
   remote_.signal_ranks(SIGTERM);
   for (int node : remote_.stop_accepting()) mark_node_ended(node);
   kill_at_ = now_s() + kKillGraceS;
@@ -213,6 +220,30 @@ void Job::handle_wakeup() {
     fence_arrived(local_node_, local_fences_++, f.blob);
   }
   local_.reap([this](int rank, pid_t, int status) { rank_ended(rank, status); });
+  spawned_.reap([this](const std::string& who, pid_t pid, int status) {
+    if (exit_code_ || !is_failure(status)) return;
+    end_job("spawned " + who + " (pid " + std::to_string(pid) + ") " + describe_status(status) +
+                "; ending the job",
+            exit_code_for(status));
+  });
+  serve_dynamic();
+}
+
+void Job::serve_dynamic() {
+  for (const SpawnRequest& req : server_.take_spawns()) {
+    std::string nspace, error = "the job is ending";
+    if (!exit_code_) error = spawned_.start(spec_, local_node_, &server_, req, &nspace);
+    if (!error.empty())
+      std::fprintf(stderr, "weftrun: MPI_Comm_spawn from %s failed: %s\n", req.parent.c_str(),
+                   error.c_str());
+    server_.complete_spawn(req.handle, nspace, error.empty());
+  }
+  for (const NameRequest& req : server_.take_names())
+    for (const NameDirectory::Answer& a : names_.serve(req))
+      server_.complete_names(a.handle, a.outcome, a.found);
+  // Lookups still waiting when the job ends get an answer, so no rank waits on them.
+  if (exit_code_)
+    for (void* handle : names_.take_waiting()) server_.complete_names(handle, NameOutcome::kNotFound);
 }
 
 void Job::request_state(bool then_end) {
@@ -242,7 +273,9 @@ void Job::loop() {
   };
   for (;;) {
     const double now = now_s();
-    if (running_count() == 0 && !local_.output_open() && remote_.all_done()) break;
+    if (running_count() == 0 && !local_.output_open() && !spawned_.output_open() &&
+        remote_.all_done())
+      break;
     if (running_count() == 0) {
       if (drain_until == 0) drain_until = now + kDrainS;
       if (now >= drain_until && remote_.all_done()) break;
@@ -264,6 +297,7 @@ void Job::loop() {
     }
     if (exit_code_ && !killed_ && now >= kill_at_) {
       local_.signal_all(SIGKILL);
+      spawned_.signal_all(SIGKILL);
       remote_.signal_ranks(SIGKILL);
       killed_ = true;
     }
@@ -276,6 +310,7 @@ void Job::loop() {
                                    : remote_.stdin_room());
     if (read_stdin) fds.push_back({STDIN_FILENO, POLLIN, 0});
     local_.watch(&fds);
+    spawned_.watch(&fds);
     remote_.watch(&fds);
 
     double wait_s = 0.25;
@@ -300,11 +335,13 @@ void Job::loop() {
       }
     }
     local_.handle(fds, output);
+    spawned_.handle(fds);
     remote_.handle(this);
     handle_wakeup();
   }
   // Output that stayed open past the drain (a rank's own children holding it) is dropped.
   local_.close_outputs(output);
+  spawned_.close_outputs();
   for (RankState& r : ranks_) {
     r.out->flush();
     r.err->flush();

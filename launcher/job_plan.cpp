@@ -20,14 +20,13 @@ std::string this_host() {
   return host;
 }
 
-// A host name that means the machine weftrun runs on.
+}  // namespace
+
 bool is_this_host(const std::string& name) {
   const std::string me = this_host();
   return name == "localhost" || name == "127.0.0.1" || name == me ||
          name == me.substr(0, me.find('.'));
 }
-
-}  // namespace
 
 std::string plan_job(const LaunchOptions& options, JobSpec* spec) {
   Placement placement;
@@ -46,6 +45,11 @@ std::string plan_job(const LaunchOptions& options, JobSpec* spec) {
   spec->launcher_node = -1;
   for (size_t n = 0; n < spec->nodes.size() && spec->launcher_node < 0; ++n)
     if (options.hosts.empty() || is_this_host(spec->nodes[n])) spec->launcher_node = int(n);
+  spec->universe_size = int(spec->node_of_rank.size());
+  if (spec->launcher_node >= 0) {
+    const long spare = sysconf(_SC_NPROCESSORS_ONLN) - long(spec->ranks_on(spec->launcher_node).size());
+    if (spare > 0) spec->universe_size += int(spare);
+  }
   // Each app context's program found and directory checked now, so that a mistake is one clear
   // line before any rank starts (other hosts are assumed to have the same paths).
   for (const AppContext& given : options.apps) {

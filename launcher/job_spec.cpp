@@ -59,7 +59,7 @@ std::string encode_job_spec(const JobSpec& spec) {
   const BindingOptions& b = spec.binding;
   w.strings(spec.env).u32(spec.tag_output ? 1 : 0).i32(int(b.bind)).u32(b.overload_allowed ? 1 : 0);
   w.i32(int(b.map)).i32(int(b.rank)).u32(b.report ? 1 : 0);
-  w.str(spec.launch_agent).i32(spec.fanout).i32(spec.launcher_node);
+  w.str(spec.launch_agent).i32(spec.fanout).i32(spec.launcher_node).i32(spec.universe_size);
   return w.bytes();
 }
 
@@ -92,6 +92,7 @@ bool decode_job_spec(const std::string& body, JobSpec* out) {
   spec.launch_agent = r.str();
   spec.fanout = r.i32();
   spec.launcher_node = r.i32();
+  spec.universe_size = r.i32();
   if (!r.ok() || bind < 0 || bind > int(Binding::kNone) || map < 0 || map > 1 || rank < 0 ||
       rank > 1)
     return false;

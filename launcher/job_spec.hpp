@@ -22,6 +22,9 @@ struct JobSpec {
   std::string launch_agent;
   int fanout = 0;
   int launcher_node = -1;
+  // MPI_UNIVERSE_SIZE: the ranks, plus the cores of weftrun's node (where MPI_Comm_spawn starts
+  // processes) that no rank has.
+  int universe_size = 0;
 
   int nranks() const { return int(node_of_rank.size()); }
   // The app context of `rank`.

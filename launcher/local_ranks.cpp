@@ -55,7 +55,7 @@ std::string LocalRanks::start(const JobSpec& spec, int node, PmixServer* server,
     for (const auto& [name, value] : app.env) env[name] = value;
     add_rank_identity(&env, r, spec.nranks(), int(i), int(here.size()));
     std::vector<std::string> env_strings = to_strings(env);
-    if (std::string e = server->add_client_env(r, &env_strings); !e.empty()) return e;
+    if (std::string e = server->add_client_env(spec.nspace, r, &env_strings); !e.empty()) return e;
     if (spec.binding.report)
       log_("rank " + std::to_string(r) + " on " + host +
            (bindings[i].pus.empty() ? " not bound" : " bound to " + describe_binding(bindings[i])));

@@ -10,14 +10,14 @@
 
 namespace weft::launcher {
 
-std::string NodeSession::start(const JobSpec& spec, int node, int notify_fd) {
+std::string NodeSession::start(const JobSpec& spec, int node, int notify_fd, bool dynamic) {
   // Launchers killed with SIGKILL could not remove their session directories: do it for them.
   remove_stale_session_dirs(temp_base());
   if (std::string e = create_session_dir(temp_base(), &tmpdir_); !e.empty()) return e;
-  if (std::string e = server_.start(tmpdir_, notify_fd, spec.nodes[size_t(node)], node);
+  if (std::string e = server_.start(tmpdir_, notify_fd, spec.nodes[size_t(node)], node, dynamic);
       !e.empty())
     return e;
-  if (std::string e = server_.register_job(spec, node); !e.empty()) return e;
+  if (std::string e = server_.register_job(spec, node, spec.universe_size); !e.empty()) return e;
   return ranks_.start(spec, node, &server_, spec.node_of_rank[0] == node);
 }
 

@@ -10,6 +10,7 @@
 #include <pmix_server.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +23,8 @@ struct SharedState {
   std::mutex lock;
   std::vector<AbortEvent> aborts;
   std::vector<PendingFence> fences;
+  std::vector<SpawnRequest> spawns;
+  std::vector<NameRequest> names;
   int notify_fd = -1;
 };
 SharedState g_state;
@@ -59,6 +62,93 @@ pmix_status_t on_abort(const pmix_proc_t* proc, void*, int status, const char ms
   return PMIX_SUCCESS;
 }
 
+// What PMIx gave with a spawn or a name request, kept until the launcher answers it.
+struct SpawnCall {
+  pmix_spawn_cbfunc_t cbfunc;
+  void* cbdata;
+};
+struct NameCall {
+  pmix_op_cbfunc_t op = nullptr;
+  pmix_lookup_cbfunc_t lookup = nullptr;
+  void* cbdata;
+};
+
+template <typename T>
+pmix_status_t queue(std::vector<T> SharedState::*list, T item) {
+  {
+    std::lock_guard<std::mutex> guard(g_state.lock);
+    (g_state.*list).push_back(std::move(item));
+  }
+  notify();
+  return PMIX_SUCCESS;
+}
+
+std::string info_string(const pmix_info_t* info, size_t n, const char* key) {
+  for (size_t i = 0; i < n; ++i)
+    if (PMIX_CHECK_KEY(&info[i], key) && info[i].value.type == PMIX_STRING)
+      return info[i].value.data.string;
+  return {};
+}
+
+pmix_status_t on_spawn(const pmix_proc_t* proc, const pmix_info_t[], size_t,
+                       const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                       void* cbdata) {
+  SpawnRequest req;
+  req.parent = std::string(proc->nspace) + " rank " + std::to_string(proc->rank);
+  for (size_t a = 0; a < napps; ++a) {
+    SpawnRequest::App app;
+    for (char** arg = apps[a].argv; arg != nullptr && *arg != nullptr; ++arg)
+      app.context.argv.emplace_back(*arg);
+    if (app.context.argv.empty() && apps[a].cmd != nullptr) app.context.argv.emplace_back(apps[a].cmd);
+    for (char** e = apps[a].env; e != nullptr && *e != nullptr; ++e) {
+      const std::string entry = *e;
+      const size_t eq = entry.find('=');
+      if (eq != std::string::npos) app.context.env.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+    }
+    if (apps[a].cwd != nullptr) app.context.wdir = apps[a].cwd;
+    app.context.nranks = apps[a].maxprocs;
+    app.host = info_string(apps[a].info, apps[a].ninfo, PMIX_HOST);
+    req.apps.push_back(std::move(app));
+  }
+  req.handle = new SpawnCall{cbfunc, cbdata};
+  return queue(&SharedState::spawns, std::move(req));
+}
+
+pmix_status_t on_publish(const pmix_proc_t*, const pmix_info_t info[], size_t ninfo,
+                         pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  NameRequest req;
+  for (size_t i = 0; i < ninfo; ++i) {
+    // Directives (range, persistence) are PMIx's own keys; names are what the caller chose.
+    if (std::strncmp(info[i].key, "pmix.", 5) == 0 || info[i].value.type != PMIX_STRING) continue;
+    req.entries.emplace_back(info[i].key, info[i].value.data.string);
+  }
+  req.handle = new NameCall{cbfunc, nullptr, cbdata};
+  return queue(&SharedState::names, std::move(req));
+}
+
+NameRequest keys_request(NameRequest::Kind kind, char** keys) {
+  NameRequest req;
+  req.kind = kind;
+  for (char** k = keys; k != nullptr && *k != nullptr; ++k) req.entries.emplace_back(*k, "");
+  return req;
+}
+
+pmix_status_t on_lookup(const pmix_proc_t*, char** keys, const pmix_info_t info[], size_t ninfo,
+                        pmix_lookup_cbfunc_t cbfunc, void* cbdata) {
+  NameRequest req = keys_request(NameRequest::kLookup, keys);
+  for (size_t i = 0; i < ninfo; ++i)
+    if (PMIX_CHECK_KEY(&info[i], PMIX_WAIT)) req.wait = true;
+  req.handle = new NameCall{nullptr, cbfunc, cbdata};
+  return queue(&SharedState::names, std::move(req));
+}
+
+pmix_status_t on_unpublish(const pmix_proc_t*, char** keys, const pmix_info_t[], size_t,
+                           pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  NameRequest req = keys_request(NameRequest::kUnpublish, keys);
+  req.handle = new NameCall{cbfunc, nullptr, cbdata};
+  return queue(&SharedState::names, std::move(req));
+}
+
 // Runs an async PMIx call and waits for its callback (or its in-place completion).
 template <typename Start>
 pmix_status_t run_and_wait(Start start) {
@@ -93,13 +183,19 @@ std::string comma_list(const std::vector<int>& ranks) {
 PmixServer::~PmixServer() { stop(); }
 
 std::string PmixServer::start(const std::string& tmpdir, int notify_fd,
-                              const std::string& hostname, int node_id) {
+                              const std::string& hostname, int node_id, bool dynamic) {
   g_state.notify_fd = notify_fd;
   setenv("PMIX_MCA_psec", "native", 1);
   static pmix_server_module_t module;
   std::memset(&module, 0, sizeof module);
   module.abort = on_abort;
   module.fence_nb = on_fence;
+  if (dynamic) {
+    module.spawn = on_spawn;
+    module.publish = on_publish;
+    module.lookup = on_lookup;
+    module.unpublish = on_unpublish;
+  }
   const uint32_t id = uint32_t(node_id);
   const pmix_rank_t server_rank = pmix_rank_t(node_id);
   pmix_info_t info[5];
@@ -115,10 +211,10 @@ std::string PmixServer::start(const std::string& tmpdir, int notify_fd,
   return {};
 }
 
-std::string PmixServer::register_job(const JobSpec& job, int node) {
-  nspace_ = job.nspace;
+std::string PmixServer::register_job(const JobSpec& job, int node, int universe) {
   const std::vector<int> local = job.ranks_on(node);
   const uint32_t n = uint32_t(job.nranks()), nlocal = uint32_t(local.size());
+  const uint32_t univ = uint32_t(std::max(universe, job.nranks()));
   const uint32_t num_apps = uint32_t(job.apps.size()), num_nodes = uint32_t(job.nodes.size());
   std::string node_list, per_node;
   for (size_t k = 0; k < job.nodes.size(); ++k) {
@@ -135,7 +231,7 @@ std::string PmixServer::register_job(const JobSpec& job, int node) {
   const std::string peers = comma_list(local);
   void* list = PMIx_Info_list_start();
   PMIx_Info_list_add(list, PMIX_JOB_SIZE, &n, PMIX_UINT32);
-  PMIx_Info_list_add(list, PMIX_UNIV_SIZE, &n, PMIX_UINT32);
+  PMIx_Info_list_add(list, PMIX_UNIV_SIZE, &univ, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_MAX_PROCS, &n, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_JOB_NUM_APPS, &num_apps, PMIX_UINT32);
   PMIx_Info_list_add(list, PMIX_NUM_NODES, &num_nodes, PMIX_UINT32);
@@ -190,9 +286,10 @@ std::string PmixServer::register_job(const JobSpec& job, int node) {
   return {};
 }
 
-std::string PmixServer::add_client_env(int rank, std::vector<std::string>* env) {
+std::string PmixServer::add_client_env(const std::string& nspace, int rank,
+                                       std::vector<std::string>* env) {
   pmix_proc_t proc;
-  PMIX_LOAD_PROCID(&proc, nspace_.c_str(), pmix_rank_t(rank));
+  PMIX_LOAD_PROCID(&proc, nspace.c_str(), pmix_rank_t(rank));
   char** extra = static_cast<char**>(std::calloc(1, sizeof(char*)));
   pmix_status_t rc = PMIx_server_setup_fork(&proc, &extra);
   if (rc == PMIX_SUCCESS)
@@ -214,6 +311,50 @@ std::vector<PendingFence> PmixServer::take_fences() {
   std::vector<PendingFence> out;
   out.swap(g_state.fences);
   return out;
+}
+
+std::vector<SpawnRequest> PmixServer::take_spawns() {
+  std::lock_guard<std::mutex> guard(g_state.lock);
+  std::vector<SpawnRequest> out;
+  out.swap(g_state.spawns);
+  return out;
+}
+
+void PmixServer::complete_spawn(void* handle, const std::string& nspace, bool ok) {
+  auto* call = static_cast<SpawnCall*>(handle);
+  pmix_nspace_t ns;
+  PMIX_LOAD_NSPACE(ns, nspace.c_str());
+  call->cbfunc(ok ? PMIX_SUCCESS : PMIX_ERR_JOB_FAILED_TO_LAUNCH, ns, call->cbdata);
+  delete call;
+}
+
+std::vector<NameRequest> PmixServer::take_names() {
+  std::lock_guard<std::mutex> guard(g_state.lock);
+  std::vector<NameRequest> out;
+  out.swap(g_state.names);
+  return out;
+}
+
+void PmixServer::complete_names(void* handle, NameOutcome outcome,
+                                const std::vector<std::pair<std::string, std::string>>& found) {
+  auto* call = static_cast<NameCall*>(handle);
+  const pmix_status_t rc = outcome == NameOutcome::kOk         ? PMIX_SUCCESS
+                           : outcome == NameOutcome::kNotFound ? PMIX_ERR_NOT_FOUND
+                                                               : PMIX_ERR_DUPLICATE_KEY;
+  if (call->op != nullptr) {
+    call->op(rc, call->cbdata);
+  } else {
+    // The library copies the values before the callback returns.
+    std::vector<pmix_pdata_t> data(found.size());
+    for (size_t i = 0; i < found.size(); ++i) {
+      PMIX_PDATA_CONSTRUCT(&data[i]);
+      PMIX_LOAD_KEY(data[i].key, found[i].first.c_str());
+      PMIX_VALUE_LOAD(&data[i].value, found[i].second.c_str(), PMIX_STRING);
+    }
+    call->lookup(rc, data.data(), data.size(), call->cbdata);
+    for (pmix_pdata_t& d : data) PMIX_PDATA_DESTRUCT(&d);
+  }
+  delete call;
 }
 
 void PmixServer::complete_fence(void* handle, const std::string& all_blobs) {

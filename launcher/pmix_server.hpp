@@ -24,17 +24,47 @@ struct PendingFence {
   void* handle = nullptr;
 };
 
+// MPI_Comm_spawn's request: start `apps` as a new namespace (launcher/spawned_jobs.*); answered
+// with complete_spawn.
+struct SpawnRequest {
+  std::string parent;  // "<nspace> rank <r>" of the caller
+  struct App {
+    AppContext context;  // argv, wdir, env, nranks (maxprocs)
+    std::string host;    // PMIX_HOST, "" if not given
+  };
+  std::vector<App> apps;
+  void* handle = nullptr;
+};
+
+// A name-service call (publish, lookup, unpublish); answered with complete_names.
+struct NameRequest {
+  enum Kind { kPublish, kLookup, kUnpublish } kind = kPublish;
+  std::vector<std::pair<std::string, std::string>> entries;  // publish: key, value; else keys
+  bool wait = false;  // lookup: until every key is published
+  void* handle = nullptr;
+};
+// How a name request ended.
+enum class NameOutcome { kOk, kNotFound, kDuplicate };
+
 class PmixServer {
  public:
   ~PmixServer();
   // Starts the server with its files under `tmpdir`, as node `node_id` called `hostname`;
   // upcalls write a byte to `notify_fd`. Each returns an empty string on success, else what failed.
+  // `dynamic`: serve spawn and the name service (weftrun only; weftd's ranks get NOT_SUPPORTED).
   std::string start(const std::string& tmpdir, int notify_fd, const std::string& hostname,
-                    int node_id);
-  // Registers the job and this node's ranks.
-  std::string register_job(const JobSpec& job, int node);
-  // Adds the PMIx variables rank `rank` needs to `env` ("NAME=value" strings).
-  std::string add_client_env(int rank, std::vector<std::string>* env);
+                    int node_id, bool dynamic = false);
+  // Registers the job (or a spawned one) and this node's ranks; `universe` is MPI_UNIVERSE_SIZE.
+  std::string register_job(const JobSpec& job, int node, int universe);
+  // Adds the PMIx variables rank `rank` of `nspace` needs to `env` ("NAME=value" strings).
+  std::string add_client_env(const std::string& nspace, int rank, std::vector<std::string>* env);
+  std::vector<SpawnRequest> take_spawns();
+  // Answers a spawn: `nspace` on success, else `error` (already reported by the launcher).
+  void complete_spawn(void* handle, const std::string& nspace, bool ok);
+  std::vector<NameRequest> take_names();
+  // Answers a name request; a lookup's values come in `found` (key, value).
+  void complete_names(void* handle, NameOutcome outcome,
+                      const std::vector<std::pair<std::string, std::string>>& found = {});
   std::vector<AbortEvent> take_aborts();
   std::vector<PendingFence> take_fences();
   // Completes a pending fence with every node's blobs concatenated (in any order).
@@ -42,7 +72,6 @@ class PmixServer {
   void stop();
 
  private:
-  std::string nspace_;
   bool started_ = false;
 };
 

@@ -138,12 +138,16 @@ class UcxTransport final : public Transport {
     return {p, p + address_len_};
   }
 
-  bool connected(int peer) const override { return eps_[size_t(peer)] != nullptr; }
+  // Peers past the job's ranks are processes of other namespaces (runtime/world.hpp).
+  bool connected(int peer) const override {
+    return size_t(peer) < eps_.size() && eps_[size_t(peer)] != nullptr;
+  }
 
   Status connect(int peer, const std::vector<uint8_t>& address) override {
     ucp_ep_params_t ep{};
     ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
     ep.address = reinterpret_cast<const ucp_address_t*>(address.data());
+    if (size_t(peer) >= eps_.size()) eps_.resize(size_t(peer) + 1, nullptr);
     ucs_status_t st = ucp_ep_create(worker_, &ep, &eps_[size_t(peer)]);
     if (st != UCS_OK) return ucx_error(("ucp_ep_create to rank " + std::to_string(peer)).c_str(), st);
     return Status::success();

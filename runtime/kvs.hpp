@@ -20,6 +20,16 @@ struct JobInfo {
   int universe_size = 1;
   int appnum = 0;
   std::string hostname;
+  std::string nspace;  // the PMIx namespace ("" for a singleton): spawned jobs have their own
+};
+
+// One command of MPI_Comm_spawn(_multiple) as the launcher gets it (runtime/comm/spawn.*).
+struct SpawnApp {
+  std::vector<std::string> argv;  // argv[0]: the program
+  std::vector<std::string> env;   // "NAME=value" added to the children's environment
+  std::string wdir;               // "": the launcher's choice
+  std::string host;               // "": the launcher's choice
+  int maxprocs = 1;
 };
 
 class Kvs {
@@ -35,6 +45,14 @@ class Kvs {
   // Asks the launcher to end the whole job with `code`. Returns only if it could not.
   virtual void abort(int code, const std::string& message) = 0;
   virtual Status finalize() = 0;
+
+  // Dynamic processes, where the launcher serves them (else an error saying what is missing).
+  // spawn starts `apps` as a new namespace and names it in *nspace; publish/lookup/unpublish
+  // reach the launcher's directory of names (lookup with `wait` blocks until the key exists).
+  virtual Status spawn(const std::vector<SpawnApp>& apps, std::string* nspace);
+  virtual Status publish(const std::string& key, const std::string& value);
+  virtual Status lookup(const std::string& key, bool wait, std::string* value);
+  virtual Status unpublish(const std::string& key);
 };
 
 // PMIx when this process was started by a PMIx server (PMIX_NAMESPACE is set), else singleton,

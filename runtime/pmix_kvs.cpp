@@ -24,6 +24,7 @@ class PmixKvs final : public Kvs {
     if (rc != PMIX_SUCCESS) return pmix_error("PMIx_Init", rc);
     initialized_ = true;
     job_.rank = int(me_.rank);
+    job_.nspace = me_.nspace;
     job_.size = int(read_number(PMIX_JOB_SIZE, true, 1));
     job_.universe_size = int(read_number(PMIX_UNIV_SIZE, true, job_.size));
     job_.local_size = int(read_number(PMIX_LOCAL_SIZE, true, 1));
@@ -108,6 +109,43 @@ class PmixKvs final : public Kvs {
     _exit(code);
   }
 
+  Status spawn(const std::vector<SpawnApp>& apps, std::string* nspace) override;
+  Status publish(const std::string& key, const std::string& value) override {
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, key.c_str(), value.c_str(), PMIX_STRING);
+    pmix_status_t rc = PMIx_Publish(&info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc == PMIX_ERR_DUPLICATE_KEY)
+      return Status::error(MPI_ERR_SERVICE, "the name " + key + " is already published");
+    return rc == PMIX_SUCCESS ? Status::success() : pmix_error("PMIx_Publish", rc);
+  }
+  Status lookup(const std::string& key, bool wait, std::string* value) override {
+    pmix_pdata_t data;
+    PMIX_PDATA_CONSTRUCT(&data);
+    PMIX_LOAD_KEY(data.key, key.c_str());
+    pmix_info_t info;
+    const int all = 0;  // wait for every key asked
+    PMIX_INFO_LOAD(&info, PMIX_WAIT, &all, PMIX_INT);
+    pmix_status_t rc = PMIx_Lookup(&data, 1, wait ? &info : nullptr, wait ? 1 : 0);
+    PMIX_INFO_DESTRUCT(&info);
+    Status out = Status::success();
+    if (rc == PMIX_ERR_NOT_FOUND || (rc == PMIX_SUCCESS && data.value.type != PMIX_STRING))
+      out = Status::error(MPI_ERR_NAME, "no name " + key + " is published");
+    else if (rc != PMIX_SUCCESS)
+      out = pmix_error("PMIx_Lookup", rc);
+    else
+      *value = data.value.data.string;
+    PMIX_PDATA_DESTRUCT(&data);
+    return out;
+  }
+  Status unpublish(const std::string& key) override {
+    char* keys[2] = {const_cast<char*>(key.c_str()), nullptr};
+    pmix_status_t rc = PMIx_Unpublish(keys, nullptr, 0);
+    if (rc == PMIX_ERR_NOT_FOUND)
+      return Status::error(MPI_ERR_SERVICE, "the name " + key + " is not published");
+    return rc == PMIX_SUCCESS ? Status::success() : pmix_error("PMIx_Unpublish", rc);
+  }
+
   Status finalize() override {
     if (!initialized_) return Status::success();
     initialized_ = false;
@@ -142,6 +180,33 @@ class PmixKvs final : public Kvs {
   JobInfo job_;
   bool initialized_ = false;
 };
+
+Status PmixKvs::spawn(const std::vector<SpawnApp>& apps, std::string* nspace) {
+  std::vector<pmix_app_t> papps(apps.size());
+  for (size_t i = 0; i < apps.size(); ++i) {
+    pmix_app_t& a = papps[i];
+    PMIX_APP_CONSTRUCT(&a);
+    a.cmd = strdup(apps[i].argv[0].c_str());
+    for (const std::string& arg : apps[i].argv) pmix_argv_append_nosize(&a.argv, arg.c_str());
+    for (const std::string& e : apps[i].env) pmix_argv_append_nosize(&a.env, e.c_str());
+    if (!apps[i].wdir.empty()) a.cwd = strdup(apps[i].wdir.c_str());
+    a.maxprocs = apps[i].maxprocs;
+    if (!apps[i].host.empty()) {
+      PMIX_INFO_CREATE(a.info, 1);
+      a.ninfo = 1;
+      PMIX_INFO_LOAD(&a.info[0], PMIX_HOST, apps[i].host.c_str(), PMIX_STRING);
+    }
+  }
+  pmix_nspace_t child;
+  pmix_status_t rc = PMIx_Spawn(nullptr, 0, papps.data(), papps.size(), child);
+  for (pmix_app_t& a : papps) PMIX_APP_DESTRUCT(&a);
+  if (rc != PMIX_SUCCESS) {
+    return Status::error(MPI_ERR_SPAWN, std::string("the launcher could not start them (PMIx_Spawn: ") +
+                                            PMIx_Error_string(rc) + "; weftrun says why)");
+  }
+  *nspace = child;
+  return Status::success();
+}
 
 }  // namespace
 

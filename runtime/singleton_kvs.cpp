@@ -50,6 +50,22 @@ class SingletonKvs final : public Kvs {
 
 std::unique_ptr<Kvs> make_singleton_kvs() { return std::make_unique<SingletonKvs>(); }
 
+namespace {
+Status no_launcher(const char* what) {
+  return Status::error(MPI_ERR_UNSUPPORTED_OPERATION,
+                       std::string(what) +
+                           " needs a launcher that serves it (weftrun does; this process runs "
+                           "without one, or under a PMIx server that lacks it)");
+}
+}  // namespace
+
+Status Kvs::spawn(const std::vector<SpawnApp>&, std::string*) {
+  return no_launcher("starting processes");
+}
+Status Kvs::publish(const std::string&, const std::string&) { return no_launcher("publishing names"); }
+Status Kvs::lookup(const std::string&, bool, std::string*) { return no_launcher("looking up names"); }
+Status Kvs::unpublish(const std::string&) { return no_launcher("unpublishing names"); }
+
 Status singleton_refused(const std::function<const char*(const char*)>& getenv) {
   // The task count each launcher gives its tasks. SLURM_NTASKS is not one of them: a batch
   // script sees its allocation's count but is a single process that may run a singleton.

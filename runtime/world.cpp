@@ -75,13 +75,41 @@ Status world_init(int required, int* provided) {
   return Status::success();
 }
 
-Status connect_peer(int world_rank) {
+Status process_address(int id, std::vector<uint8_t>* address) {
   World& w = world();
-  if (world_rank == w.kvs->job().rank)
-    return w.transport->connect(world_rank, w.transport->address());
+  const int size = w.kvs->job().size;
+  if (id >= size) {
+    *address = w.foreign[size_t(id - size)].address;
+    return Status::success();
+  }
+  if (id == w.kvs->job().rank) {
+    *address = w.transport->address();
+    return Status::success();
+  }
+  return w.kvs->get(id, kAddressKey, *address);
+}
+
+Status connect_peer(int world_rank) {
   std::vector<uint8_t> address;
-  WEFT_TRY(w.kvs->get(world_rank, kAddressKey, address));
-  return w.transport->connect(world_rank, address);
+  WEFT_TRY(process_address(world_rank, &address));
+  return world().transport->connect(world_rank, address);
+}
+
+int process_id(const std::string& nspace, int rank, const std::vector<uint8_t>& address) {
+  World& w = world();
+  if (nspace == w.kvs->job().nspace) return rank;
+  for (size_t i = 0; i < w.foreign.size(); ++i)
+    if (w.foreign[i].nspace == nspace && w.foreign[i].rank == rank) return w.kvs->job().size + int(i);
+  w.foreign.push_back({nspace, rank, address});
+  return w.kvs->job().size + int(w.foreign.size()) - 1;
+}
+
+std::pair<std::string, int> process_name(int id) {
+  World& w = world();
+  const int size = w.kvs->job().size;
+  if (id < size) return {w.kvs->job().nspace, id};
+  const ForeignProcess& p = w.foreign[size_t(id - size)];
+  return {p.nspace, p.rank};
 }
 
 Status world_acquire(int required, int* provided) {
@@ -111,6 +139,8 @@ Status world_finalize() {
   Status fenced = w.kvs->fence([&] { w.progress.poll(); });
   w.comms.clear();
   w.groups.clear();
+  w.foreign.clear();
+  w.parent = MPI_COMM_NULL;
   w.transport.reset();
   Status done = w.kvs->finalize();
   w.kvs.reset();

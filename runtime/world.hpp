@@ -1,8 +1,12 @@
 // Process-wide state and its init/finalize order: Kvs, then Transport (address published and
 // fenced), then communicators; finalize reverses it after flushing all traffic.
 #pragma once
+#include <map>
 #include <memory>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "coll/select.hpp"
 #include "pt2pt/transport.hpp"
@@ -18,6 +22,14 @@ namespace weft {
 // The library's state: running from the first MPI_Init or MPI_Session_init until the last of
 // them is finalized (MPI_Finalize, MPI_Session_finalize).
 enum class Phase { kBeforeInit, kRunning, kFinalized };
+
+// A process of another namespace (a spawned job, a group met through MPI_Comm_connect): known by
+// an id after this job's ranks, used wherever a world rank is (transport peers, communicators).
+struct ForeignProcess {
+  std::string nspace;
+  int rank = 0;
+  std::vector<uint8_t> address;
+};
 
 struct World {
   Phase phase = Phase::kBeforeInit;
@@ -41,6 +53,9 @@ struct World {
   OpTable ops;
   coll::Selector selector;
   bool check_collectives = false;  // WEFT_CHECK_COLLECTIVES (coll/mismatch_check.hpp)
+  std::vector<ForeignProcess> foreign;  // id job size + i
+  MPI_Comm parent = MPI_COMM_NULL;      // MPI_Comm_get_parent
+  std::map<std::string, int> port_accepts;  // MPI_Comm_accept calls so far, by port
 };
 
 extern World g_world;
@@ -57,5 +72,11 @@ Status world_acquire(int required, int* provided);
 Status world_release();
 // Creates the transport connection to `world_rank` from its published address.
 Status connect_peer(int world_rank);
+// The id of process `rank` of namespace `nspace` (its rank in this job's own namespace; else a
+// foreign id, made on first sight with `address`), and the other way round.
+int process_id(const std::string& nspace, int rank, const std::vector<uint8_t>& address);
+std::pair<std::string, int> process_name(int id);
+// The transport address of process `id`.
+Status process_address(int id, std::vector<uint8_t>* address);
 
 }  // namespace weft

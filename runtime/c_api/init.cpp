@@ -12,6 +12,7 @@
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/comm/attributes.hpp"
+#include "runtime/comm/connect.hpp"
 #include "runtime/errors.hpp"
 
 using weft::world;
@@ -26,6 +27,8 @@ int init_common(const char* fn, int required, int* provided) {
   int level = MPI_THREAD_SINGLE;
   // A session may have started the library already: then this is one more user of it.
   weft::Status s = weft::world_acquire(required, &level);
+  // A process MPI_Comm_spawn started connects to its parents (MPI 4.1 §11.8.2).
+  if (s.ok()) s = weft::attach_parent();
   if (!s.ok()) {
     // The initial error handler is MPI_ERRORS_ARE_FATAL (MPI 4.1 §9.3): a process that could
     // not initialise ends here rather than run on as something it is not.

@@ -1,4 +1,4 @@
-// Small utilities: MPI_Pcontrol, MPI_Comm_get_parent, MPI_Status_set_elements(_x/_c)/_cancelled,
+// Small utilities: MPI_Pcontrol, MPI_Status_set_elements(_x/_c)/_cancelled,
 // MPI_Alloc_mem/MPI_Free_mem and MPI_Request_get_status.
 #include <cstdio>
 #include <cstdlib>
@@ -74,14 +74,6 @@ Status set_elements(MPI_Status* status, MPI_Datatype datatype, long long count) 
 extern "C" {
 
 int PMPI_Pcontrol(const int, ...) { return MPI_SUCCESS; }
-
-int PMPI_Comm_get_parent(MPI_Comm* parent) {
-  constexpr const char* fn = "MPI_Comm_get_parent";
-  WEFT_REQUIRE_RUNNING(fn);
-  WEFT_CHECK(kNoComm, fn, capi::check_not_null(parent, "parent"));
-  *parent = MPI_COMM_NULL;  // no process of this job was started by MPI_Comm_spawn
-  return MPI_SUCCESS;
-}
 
 int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
   return capi::report(kNoComm, "MPI_Status_set_elements", set_elements(status, datatype, count));
@@ -160,7 +152,6 @@ int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) 
 
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
 WEFT_MPI_ALIAS(MPI_Pcontrol)
-WEFT_MPI_ALIAS(MPI_Comm_get_parent)
 WEFT_MPI_ALIAS(MPI_Status_set_elements)
 WEFT_MPI_ALIAS(MPI_Status_set_elements_x)
 WEFT_MPI_ALIAS(MPI_Status_set_elements_c)

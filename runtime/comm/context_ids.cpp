@@ -8,6 +8,7 @@ ContextIds::ContextIds() : used_(kPairs / 64, 0) {
   take(1);
   take(kPartitionedPair);
   take(kFromGroupPair);
+  take(kConnectPair);
 }
 
 void ContextIds::free_mask(uint32_t window, uint64_t* words) const {

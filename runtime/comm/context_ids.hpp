@@ -18,10 +18,13 @@ class ContextIds {
   static constexpr uint32_t kWindowWords = kWindowPairs / 64;
 
   // Reserved pairs no communicator ever gets: the traffic of partitioned communication
-  // (pt2pt/partitioned/) and the agreement of MPI_Comm_create_from_group's members, who have no
-  // parent communicator (runtime/session/).
+  // (pt2pt/partitioned/), the agreement of MPI_Comm_create_from_group's members, who have no
+  // parent communicator (runtime/session/), and the link of two connecting roots
+  // (runtime/comm/connect.cpp).
   static constexpr uint32_t kPartitionedPair = 2;
   static constexpr uint32_t kFromGroupPair = 3;
+  // The two roots of MPI_Comm_accept/MPI_Comm_connect (and spawn) between their own processes.
+  static constexpr uint32_t kConnectPair = 4;
 
   // Pairs 0 (MPI_COMM_WORLD), 1 (MPI_COMM_SELF) and the reserved pairs are in use from the start.
   ContextIds();

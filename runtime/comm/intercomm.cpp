@@ -15,9 +15,9 @@ namespace {
 
 constexpr uint32_t kWindows = ContextIds::kPairs / ContextIds::kWindowPairs;
 
-// The leaders' blocking exchange over MPI_Intercomm_create's peer communicator (on its
-// point-to-point context with the internal bit set, so no user receive takes it).
-Status swap(const LeaderLink& link, const void* mine, size_t mine_bytes, void* theirs,
+}  // namespace
+
+Status leader_swap(const LeaderLink& link, const void* mine, size_t mine_bytes, void* theirs,
             size_t their_bytes) {
   Comm way = *link.peer;
   way.internal = true;
@@ -35,6 +35,8 @@ Status swap(const LeaderLink& link, const void* mine, size_t mine_bytes, void* t
                        "both leaders pass the same tag?)");
 }
 
+namespace {
+
 // Collectives of an intercommunicator's local group that the library runs for itself: on the
 // local pair's point-to-point context used as a collective context (nothing else uses it), so
 // they never meet the local phases of the intercommunicator's own collectives.
@@ -46,10 +48,10 @@ Status run_local(Comm& inter, coll::CallSpec& spec) {
   return s;
 }
 
-// The `n` lowest pairs free in both groups, found window by window; `combine` ANDs a window's
-// mask over both groups. Members take them.
-template <typename Combine>
-Status agree_pairs(bool member, int n, Combine combine, uint32_t* pairs) {
+}  // namespace
+
+Status agree_pairs(bool member, int n, const std::function<Status(uint64_t*)>& combine,
+                   uint32_t* pairs) {
   ContextIds& ids = world().comms.context_ids();
   uint64_t mask[ContextIds::kWindowWords];
   for (uint32_t window = 0; window < kWindows; ++window) {
@@ -71,6 +73,8 @@ Status agree_pairs(bool member, int n, Combine combine, uint32_t* pairs) {
                        "out of communicator context ids (free some with "
                        "MPI_Comm_free)");
 }
+
+namespace {
 
 // An allreduce (MPI_BAND on MPI_UINT64_T) of `n` words over an intercommunicator: `theirs`
 // gets the AND over the remote group of its `mine`.
@@ -107,6 +111,8 @@ Status remote_allgather(Comm& inter, const void* mine, size_t bytes, void* all) 
   return coll::run_blocking(inter, spec);
 }
 
+}  // namespace
+
 MPI_Comm register_inter(const groups::Members& local, const groups::Members& remote,
                         const uint32_t pairs[2], MPI_Errhandler errhandler) {
   const MPI_Comm handle = register_comm(local, pairs[0], errhandler);
@@ -120,6 +126,8 @@ MPI_Comm register_inter(const groups::Members& local, const groups::Members& rem
   c->local->name = "the local group of intercommunicator " + std::to_string(handle);
   return handle;
 }
+
+namespace {
 
 Status overlap_check(const groups::Members& local, const groups::Members& remote) {
   for (int w : remote) {
@@ -140,10 +148,10 @@ Status intercomm_create(Comm& local, int local_leader, const LeaderLink& link, M
   groups::Members remote;
   if (leader && at_leader.ok()) {
     const uint64_t mine = local.world_ranks.size();
-    at_leader = swap(link, &mine, sizeof mine, &header[1], sizeof header[1]);
+    at_leader = leader_swap(link, &mine, sizeof mine, &header[1], sizeof header[1]);
     if (at_leader.ok()) {
       remote.resize(size_t(header[1]));
-      at_leader = swap(link, local.world_ranks.data(), mine * sizeof(int), remote.data(),
+      at_leader = leader_swap(link, local.world_ranks.data(), mine * sizeof(int), remote.data(),
                        remote.size() * sizeof(int));
     }
   }
@@ -166,7 +174,7 @@ Status intercomm_create(Comm& local, int local_leader, const LeaderLink& link, M
         WEFT_TRY(coll::run_blocking(local, and_local));
         if (leader) {
           uint64_t theirs[ContextIds::kWindowWords];
-          WEFT_TRY(swap(link, mask, bytes, theirs, bytes));
+          WEFT_TRY(leader_swap(link, mask, bytes, theirs, bytes));
           for (uint32_t i = 0; i < ContextIds::kWindowWords; ++i) mask[i] &= theirs[i];
         }
         return internal_bcast(local, mask, bytes, local_leader);
@@ -181,7 +189,8 @@ Status intercomm_merge(Comm& inter, bool high, MPI_Comm* out) {
   uint64_t theirs = 0;
   WEFT_TRY(remote_and(inter, &mine, &theirs, 1));
   const bool local_first =
-      mine != theirs ? !high : inter.world_ranks[0] < inter.remote_world_ranks[0];
+      mine != theirs ? !high
+                     : process_name(inter.world_ranks[0]) < process_name(inter.remote_world_ranks[0]);
   const groups::Members& first = local_first ? inter.world_ranks : inter.remote_world_ranks;
   const groups::Members& second = local_first ? inter.remote_world_ranks : inter.world_ranks;
   groups::Members members = first;

@@ -3,6 +3,8 @@
 // (Comm::local). Creation (MPI_Intercomm_create), merging, and the intercommunicator forms of
 // dup, split and create. MPI 4.1 §7.6.
 #pragma once
+#include <functional>
+
 #include "runtime/comm/comm.hpp"
 #include "runtime/comm/group_ops.hpp"
 
@@ -22,13 +24,25 @@ struct LeaderLink {
 // groups overlap.
 Status intercomm_create(Comm& local, int local_leader, const LeaderLink& link, MPI_Comm* out);
 // MPI_Intercomm_merge: the group that passed high = false comes first; with equal flags, the
-// group whose rank 0 has the lower MPI_COMM_WORLD rank.
+// group whose rank 0 has the lower (namespace, rank) name (runtime/world.hpp process_name): the
+// lower MPI_COMM_WORLD rank within one job.
 Status intercomm_merge(Comm& inter, bool high, MPI_Comm* out);
 // The intercommunicator forms of MPI_Comm_dup, MPI_Comm_split and MPI_Comm_create (`group`: a
 // subgroup of the local group; MPI_COMM_NULL where either side would be empty).
 Status inter_dup(Comm& inter, MPI_Comm* out);
 Status inter_split(Comm& inter, int color, int key, MPI_Comm* out);
 Status inter_create(Comm& inter, const groups::Members& group, MPI_Comm* out);
+// The pieces runtime/comm/connect.cpp builds its intercommunicators from: the leaders'
+// blocking exchange over link.peer (its point-to-point context with the internal bit set, so no
+// user receive takes it); the `n` lowest context pairs free in both groups, found window by
+// window, where `combine` ANDs a window's free mask over both groups (members take them); and
+// the registration of an intercommunicator on pairs[0] with its local phases on pairs[1].
+Status leader_swap(const LeaderLink& link, const void* mine, size_t mine_bytes, void* theirs,
+                   size_t their_bytes);
+Status agree_pairs(bool member, int n, const std::function<Status(uint64_t*)>& combine,
+                   uint32_t* pairs);
+MPI_Comm register_inter(const groups::Members& local, const groups::Members& remote,
+                        const uint32_t pairs[2], MPI_Errhandler errhandler);
 // MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL for two communicators, either kind.
 int compare_comms(const Comm& a, const Comm& b);
 

@@ -23,6 +23,22 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "abort7") == 0 && rank == victim) MPI_Abort(MPI_COMM_WORLD, 7);
   if (strcmp(mode, "fatal") == 0 && rank == victim) MPI_Send(&token, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);
   if (strcmp(mode, "nofinalize") == 0 && rank == victim) return 0;
+  /* Spawned children that fail (the last of two): the parents and the other child wait forever. */
+  if (strncmp(mode, "spawn_", 6) == 0) {
+    char child_mode[32];
+    snprintf(child_mode, sizeof child_mode, "child_%s", mode + 6);
+    char* args[] = {child_mode, NULL};
+    MPI_Comm inter;
+    MPI_Comm_spawn(argv[0], args, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
+    MPI_Recv(&token, 1, MPI_INT, 0, 42, inter, MPI_STATUS_IGNORE);
+  }
+  if (strncmp(mode, "child_", 6) == 0) {
+    MPI_Comm parent;
+    MPI_Comm_get_parent(&parent);
+    if (rank == victim && strcmp(mode, "child_exit3") == 0) exit(3);
+    if (rank == victim && strcmp(mode, "child_segv") == 0) raise(SIGSEGV);
+    MPI_Recv(&token, 1, MPI_INT, 0, 42, parent, MPI_STATUS_IGNORE);
+  }
   if (strcmp(mode, "lines") == 0) {
     /* Long lines written in pieces: the launcher must still deliver each line whole. */
     char chunk[301];
