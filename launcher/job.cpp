@@ -280,7 +280,7 @@ void Job::loop() {
       if (drain_until == 0) drain_until = now + kDrainS;
       if (now >= drain_until && remote_.all_done()) break;
     }
-    if (exit_code_ && now >= give_up_at_) { if (getenv("DBG")) { for (size_t r = 0; r < ranks_.size(); ++r) if (!ranks_[r].ended) fprintf(stderr, "DBG rank %zu node %d pid %d not ended\n", r, spec_.node_of_rank[r], ranks_[r].pid); } break; }  // other nodes did not report in time
+    if (exit_code_ && now >= give_up_at_) break;  // other nodes did not report in time
     // A job past its time first reports what each rank is blocked in, then ends.
     if (deadline > 0 && now >= deadline && !exit_code_ && report_due_ == 0) request_state(true);
     if (report_due_ > 0 &&
@@ -359,9 +359,7 @@ int Job::run() {
     }
   }
   if (!exit_code_ || !local_.empty() || !remote_.empty()) loop();
-  if (getenv("DBG")) fprintf(stderr, "DBG loop done %f\n", now_s());
   remote_.shutdown(5.0);
-  if (getenv("DBG")) fprintf(stderr, "DBG shutdown done %f\n", now_s());
   node_.finish();  // kills only what a start failure or a give-up left running
   return exit_code_.value_or(0);
 }
