@@ -8,6 +8,7 @@ out=$(mktemp) err=$(mktemp)
 # run on the machine meanwhile.
 base=$(mktemp -d); export TMPDIR=$base
 trap 'rm -f "$out" "$err"; rm -rf "$base"' EXIT
+. "$(dirname "$0")/../shm_left.sh"
 shm_before=$(ls /dev/shm | sort)
 tmp_before=$(ls -d "$TMPDIR"/weftrun.* 2>/dev/null | sort)
 fail() { echo "FAIL [$case]: $*"; echo "--- stdout"; head -c 2000 "$out"; echo "--- stderr"; head -c 2000 "$err"; exit 1; }
@@ -142,7 +143,7 @@ for pid in $(awk '/^(\[[0-9]+\] )?pid /{print $NF}' "$out"); do
   kill -0 "$pid" 2>/dev/null && fail "rank process $pid still alive"
 done
 sleep 0.2
-new_shm=$(comm -13 <(echo "$shm_before") <(ls /dev/shm | sort))
+new_shm=$(shm_left "$shm_before")
 [ -z "$new_shm" ] || fail "left in /dev/shm: $new_shm"
 new_tmp=$(comm -13 <(echo "$tmp_before") <(ls -d "$TMPDIR"/weftrun.* 2>/dev/null | sort))
 [ -z "$new_tmp" ] || fail "PMIx directory left behind: $new_tmp"

@@ -33,6 +33,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL [$case]: $*"; echo "--- stdout"; head -c 3000 "$out"; echo "--- stderr"; head -c 3000 "$err"; exit 1; }
+. "$(dirname "$0")/../shm_left.sh"
 shm_before=$(ls /dev/shm | sort)
 
 agent=$("$hosts" agent "$prefix")
@@ -166,6 +167,6 @@ for ns in $(ip netns list | awk '{print $1}' | grep -E "^$prefix-"); do
 done
 left=$(ls "$base")
 [ -z "$left" ] || fail "left in TMPDIR: $left (owner: $(cat "$base"/*/owner 2>/dev/null | tr '\n' ' '))"
-new_shm=$(comm -13 <(echo "$shm_before") <(ls /dev/shm | sort))
+new_shm=$(shm_left "$shm_before")
 [ -z "$new_shm" ] || fail "left in /dev/shm: $new_shm"
 echo "PASS [$case]"
