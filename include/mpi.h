@@ -226,6 +226,10 @@ typedef struct MPI_Status {
 /* Optional Fortran types with no C type of that size here (MPI 4.1 §19.1.16 lets them be null). */
 #define MPI_REAL2 MPI_DATATYPE_NULL
 #define MPI_COMPLEX4 MPI_DATATYPE_NULL
+#define MPI_LOGICAL1 MPI_DATATYPE_NULL
+#define MPI_LOGICAL2 MPI_DATATYPE_NULL
+#define MPI_LOGICAL4 MPI_DATATYPE_NULL
+#define MPI_LOGICAL8 MPI_DATATYPE_NULL
 
 /* ---- predefined reduction operations (used by the collectives) ---- */
 #define MPI_OP_NULL ((MPI_Op)0)
@@ -1997,6 +2001,13 @@ int PMPI_Attr_delete(MPI_Comm comm, int keyval);
 #define WEFT_REMOVED_IN_MPI3(replacement)
 #endif
 typedef MPI_Comm_errhandler_function MPI_Handler_function;
+/* MPI-2's names of the error handler function types, and the combiners of MPI-1's constructors
+ * (removed in MPI 3.0; distinct values, never returned: MPI_Type_hvector and friends report
+ * today's combiners). */
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+#define MPI_COMBINER_HVECTOR_INTEGER 17
+#define MPI_COMBINER_HINDEXED_INTEGER 18
+#define MPI_COMBINER_STRUCT_INTEGER 19
 int MPI_Address(void *location, MPI_Aint *address) WEFT_REMOVED_IN_MPI3("MPI_Get_address");
 int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
     WEFT_REMOVED_IN_MPI3("MPI_Type_get_extent");
@@ -2057,6 +2068,7 @@ typedef int MPI_Win;
 #define MPI_WIN_UNIFIED 2
 
 typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn; /* its MPI-2 name */
 typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
                                        void *attribute_val_in, void *attribute_val_out,
                                        int *flag);
@@ -2377,6 +2389,7 @@ typedef int MPI_File;
 #define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-54278278)
 #define MPI_MAX_DATAREP_STRING 128
 typedef void MPI_File_errhandler_function(MPI_File *, int *, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn; /* its MPI-2 name */
 typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype, int count,
                                             void *filebuf, MPI_Offset position, void *extra_state);
 typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype,

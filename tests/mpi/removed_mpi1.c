@@ -176,9 +176,35 @@ static void errors(void) {
                "MPI_Errhandler_get", "MPI_COMM_NULL");
 }
 
+/* The MPI-2 names older codes (and mpi4py's configure) still use compile, and the MPI-1
+ * combiners are told apart from today's (a switch over all of them compiles). */
+static void old_names(void) {
+  check_context("MPI-2 type names and MPI-1 combiners");
+  MPI_Comm_errhandler_fn* comm_fn = NULL;
+  MPI_Win_errhandler_fn* win_fn = NULL;
+  MPI_File_errhandler_fn* file_fn = NULL;
+  CHECK(comm_fn == NULL && win_fn == NULL && file_fn == NULL);
+  int seen = 0;
+  const int combiners[] = {MPI_COMBINER_HVECTOR, MPI_COMBINER_HVECTOR_INTEGER,
+                           MPI_COMBINER_HINDEXED_INTEGER, MPI_COMBINER_STRUCT_INTEGER};
+  for (int i = 0; i < 4; ++i) {
+    switch (combiners[i]) {
+      case MPI_COMBINER_HVECTOR:
+      case MPI_COMBINER_HVECTOR_INTEGER:
+      case MPI_COMBINER_HINDEXED_INTEGER:
+      case MPI_COMBINER_STRUCT_INTEGER:
+        ++seen;
+        break;
+    }
+  }
+  CHECK(seen == 4);
+  CHECK(MPI_LOGICAL1 == MPI_DATATYPE_NULL && MPI_LOGICAL8 == MPI_DATATYPE_NULL);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   errors_return();
+  old_names();
   address();
   constructors();
   bound_markers();
