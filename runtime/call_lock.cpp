@@ -22,6 +22,7 @@ std::atomic<unsigned long> g_calls{0};
 
 namespace {
 std::mutex g_lock;
+std::atomic<int> g_wanted{0};  // threads waiting in lock()
 // The rest is guarded by g_lock.
 std::condition_variable g_turn;
 int g_waiting = 0;             // threads waiting on g_turn
@@ -39,7 +40,12 @@ void need(unsigned who) { g_needed.fetch_or(who, std::memory_order_acq_rel); }
 void no_longer_need(unsigned who) { g_needed.fetch_and(~who, std::memory_order_acq_rel); }
 
 std::mutex& mutex() { return g_lock; }
-void lock() { g_lock.lock(); }
+void lock() {
+  if (g_lock.try_lock()) return;
+  g_wanted.fetch_add(1, std::memory_order_relaxed);
+  g_lock.lock();
+  g_wanted.fetch_sub(1, std::memory_order_relaxed);
+}
 
 void unlock() {
   wake_blocked();
@@ -61,7 +67,7 @@ void block(Transport* transport, int ms) {
   g_lock.unlock();
   pollfd pfd{transport->wait_fd(), POLLIN, 0};
   (void)::poll(&pfd, 1, ms);
-  g_lock.lock();
+  lock();
   g_driver = false;
   if (g_waiting > 0) g_turn.notify_all();  // one of them may drive now
 }
@@ -70,14 +76,14 @@ void progressed() { wake_blocked(); }
 
 }  // namespace call_lock
 
-void CallGuard::yield_turn() {
-  if (!held_) {
-    sched_yield();
+void CallGuard::yield_turn(bool yield_core) {
+  if (!held_ || call_lock::g_wanted.load(std::memory_order_relaxed) == 0) {
+    if (yield_core) sched_yield();
     return;
   }
   call_lock::g_lock.unlock();
   sched_yield();
-  call_lock::g_lock.lock();
+  call_lock::lock();
 }
 
 }  // namespace weft

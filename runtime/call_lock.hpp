@@ -70,8 +70,9 @@ class CallGuard {
   static void adopt() { held_ = true; }
   // Whether a wait in this call must let other threads in: MPI_THREAD_MULTIPLE and the lock held.
   static bool shares() { return held_ && call_lock::multiple(); }
-  // Lets other threads have the lock for a moment: lets go, yields the core, takes it again.
-  static void yield_turn();
+  // Lets threads that wait for the lock have it for a moment (lets go, yields the core, takes it
+  // again); with none waiting, only yields the core if `yield_core`.
+  static void yield_turn(bool yield_core = true);
 
  private:
   // initial-exec: a plain thread-pointer access, not a __tls_get_addr call, on every entry.

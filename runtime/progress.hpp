@@ -76,11 +76,11 @@ class Progress {
   template <typename Done>
   void wait_sharing(Done done) {
     const long start = now_ns();
-    for (;;) {
+    for (unsigned i = 1;; ++i) {
       if (poll() != 0) call_lock::progressed();
       if (done()) return;
-      if (now_ns() - start > spin_ns_) break;
-      CallGuard::yield_turn();
+      if ((i & 63) == 0 && now_ns() - start > spin_ns_) break;
+      CallGuard::yield_turn(yield_);
     }
     wait_state::blocking_begins();
     while (!done()) {
