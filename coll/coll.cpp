@@ -148,7 +148,12 @@ Status run_to_completion(CollOp& op, Comm& comm, CallSpec& spec) {
 Status run_blocking(Comm& comm, CallSpec& spec) {
   wait_state::note_collective(comm, comm.coll_seq + 1);  // the number prepare() will take
   WEFT_TRY(check_matching_calls(comm, spec));
-  // One operation object serves every blocking call, so its buffers are reused.
+  // One operation object serves every blocking call, so its buffers are reused; under
+  // MPI_THREAD_MULTIPLE threads run blocking collectives at once, each with its own.
+  if (call_lock::multiple()) {
+    CollOp own;
+    return run_to_completion(own, comm, spec);
+  }
   static CollOp op;
   return run_to_completion(op, comm, spec);
 }

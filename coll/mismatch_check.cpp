@@ -129,7 +129,12 @@ Status exchange(const Comm& comm, const CallDescriptor& mine, std::vector<CallDe
   spec.args.blocks = packed_blocks(comm.size, sizeof mine);
   spec.binding.send = &mine;
   spec.binding.recv = all->data();
-  // Its own operation object, so that the one of blocking calls keeps its schedule.
+  // Its own operation object, so that the one of blocking calls keeps its schedule (and one per
+  // call under MPI_THREAD_MULTIPLE, where threads check collectives at once).
+  if (call_lock::multiple()) {
+    CollOp own;
+    return run_to_completion(own, stand_in, spec);
+  }
   static CollOp op;
   return run_to_completion(op, stand_in, spec);
 }

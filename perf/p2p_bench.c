@@ -1,6 +1,8 @@
 /* Point-to-point benchmark in plain MPI (builds with any MPI), OSU-style, on 2 ranks:
  * ping-pong latency (half round trip) and streaming bandwidth (a window of nonblocking sends
- * answered by one short ack) for sizes 1 B .. max. Usage: p2p_bench [-m max_bytes] [-i iters]. */
+ * answered by one short ack) for sizes 1 B .. max. Usage: p2p_bench [-m max_bytes] [-i iters]
+ * [-t]; -t initialises with MPI_THREAD_MULTIPLE (one thread still does all the calls), to measure
+ * what that level costs. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +62,9 @@ static double bandwidth(int rank, char* buf, size_t bytes, int iters) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  int multiple = 0, provided = 0;
+  for (int i = 1; i < argc; ++i) multiple |= strcmp(argv[i], "-t") == 0;
+  MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -68,12 +72,14 @@ int main(int argc, char** argv) {
   int base_iters = 2000;
   for (int i = 1; i < argc; i += 2) {
     const int has_value = i + 1 < argc;
-    if (has_value && strcmp(argv[i], "-m") == 0) {
+    if (strcmp(argv[i], "-t") == 0) {
+      --i;  /* no value */
+    } else if (has_value && strcmp(argv[i], "-m") == 0) {
       max_bytes = (size_t)atol(argv[i + 1]);
     } else if (has_value && strcmp(argv[i], "-i") == 0) {
       base_iters = atoi(argv[i + 1]);
     } else {
-      if (rank == 0) fprintf(stderr, "usage: p2p_bench [-m max_bytes] [-i iterations]\n");
+      if (rank == 0) fprintf(stderr, "usage: p2p_bench [-m max_bytes] [-i iterations] [-t]\n");
       MPI_Finalize();
       return 2;
     }
@@ -90,6 +96,7 @@ int main(int argc, char** argv) {
   }
   char* buf = malloc(max_bytes);
   memset(buf, 1, max_bytes);
+  if (rank == 0 && multiple) printf("# MPI_THREAD_MULTIPLE asked, %d provided\n", provided);
   if (rank == 0) printf("# size latency_us bandwidth_MBps\n");
   for (size_t bytes = 1; bytes <= max_bytes; bytes *= 2) {
     const int iters = iterations_for(bytes, base_iters);

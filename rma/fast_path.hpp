@@ -3,13 +3,16 @@
 // whose memory is mapped here (or, for locks, whose control block is), an epoch that allows the
 // call, everything in range. They do what the general path (rma/operations.hpp, rma/sync.hpp)
 // would do, under the same lock and accumulate mutex; anything else (or anything wrong) returns
-// false and the call takes the general path, which checks everything and reports errors.
+// false and the call takes the general path, which checks everything and reports errors. They
+// run before the call lock is taken, so under MPI_THREAD_MULTIPLE they step aside (return false)
+// and the general path, holding the lock (runtime/call_lock.hpp), does the work.
 #pragma once
 #include <atomic>
 #include <cstring>
 
 #include "rma/locks.hpp"
 #include "rma/window.hpp"
+#include "runtime/call_lock.hpp"
 #include "runtime/datatype/predefined.hpp"
 #include "runtime/world.hpp"
 
@@ -19,6 +22,7 @@ namespace weft::rma {
 
 // The window and target of a short path, or nullptr.
 WEFT_RMA_INLINE Window* fast_window(MPI_Win win, int rank) {
+  if (call_lock::multiple()) return nullptr;
   Window* w = windows().find(win);
   if (w == nullptr || rank < 0 || rank >= w->size || world().phase != Phase::kRunning)
     return nullptr;
@@ -65,6 +69,7 @@ WEFT_RMA_INLINE bool fast_put_get(bool get, MPI_Win win, const void* origin, MPI
 // MPI_Win_flush(_local) to any rank inside lock_all or a lock on this node (or to -1, all of
 // them): operations are already complete, so a release fence is all there is to do.
 WEFT_RMA_INLINE bool fast_flush(MPI_Win win, int rank) {
+  if (call_lock::multiple()) return false;
   Window* w = windows().find(win);
   if (w == nullptr || rank < -1 || rank >= w->size || world().phase != Phase::kRunning ||
       !w->remote.dirty.empty() || !w->remote.rma_dirty.empty())

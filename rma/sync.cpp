@@ -80,7 +80,7 @@ Status acquire(Window& w, int target, bool exclusive) {
   // core, and remote origins need this process to serve them: poll and yield between tries.
   while (!try_lock(c, exclusive)) {
     world().progress.poll();
-    sched_yield();
+    CallGuard::yield_turn();  // under MPI_THREAD_MULTIPLE, others' calls go on meanwhile
   }
   return Status::success();
 }

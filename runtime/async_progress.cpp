@@ -1,4 +1,4 @@
-// The asynchronous progress thread and the call lock (runtime/async_progress.hpp).
+// The asynchronous progress thread (runtime/async_progress.hpp).
 #include "runtime/async_progress.hpp"
 
 #include <poll.h>
@@ -12,17 +12,10 @@
 
 namespace weft {
 
-__attribute__((tls_model("initial-exec"))) thread_local int CallGuard::depth_ = 0;
-__attribute__((tls_model("initial-exec"))) thread_local bool CallGuard::held_ = false;
-
 namespace async_progress {
-
-std::atomic<bool> g_active{false};
-std::atomic<unsigned long> g_calls{0};
-
 namespace {
 
-std::mutex g_lock;
+using call_lock::g_calls;
 std::thread g_thread;
 std::atomic<bool> g_stop{false};
 int g_users = 0;
@@ -53,11 +46,12 @@ void run() {
     for (;;) {
       bool armed = false;
       {
-        std::unique_lock<std::mutex> turn(g_lock, std::try_to_lock);
+        std::unique_lock<std::mutex> turn(call_lock::mutex(), std::try_to_lock);
         if (!turn.owns_lock()) break;  // a call is running
         if (g_stop.load(std::memory_order_acquire)) return;
-        while (w.progress.poll() != 0) {
-        }
+        bool progressed = false;
+        while (w.progress.poll() != 0) progressed = true;
+        if (progressed) call_lock::progressed();  // threads blocked in calls look again
         armed = w.transport->arm();
       }
       if (!armed) continue;  // events arrived meanwhile
@@ -72,19 +66,18 @@ void run() {
 
 }  // namespace
 
-void lock_calls() { g_lock.lock(); }
-void unlock_calls() { g_lock.unlock(); }
-
 }  // namespace async_progress
 
 void async_progress_retain() {
   using namespace async_progress;
   if (g_users++ > 0 || setting_value("WEFT_ASYNC_PROGRESS") == "0") return;
-  // This call is running without the lock: take it for the rest of the call first.
-  g_lock.lock();
-  CallGuard::adopt();
+  // Unless MPI_THREAD_MULTIPLE had this call take the lock, take it for the rest of the call.
+  if (!CallGuard::holds()) {
+    call_lock::lock();
+    CallGuard::adopt();
+  }
   g_stop.store(false);
-  g_active.store(true, std::memory_order_release);
+  call_lock::need(call_lock::kAsyncThread);
   g_thread = std::thread(run);
 }
 
@@ -101,10 +94,10 @@ void async_progress_shutdown() {
   // This call holds the lock; the thread may be waiting for it. Let it through to see the stop.
   g_stop.store(true, std::memory_order_release);
   world().transport->wake();
-  g_lock.unlock();
+  call_lock::mutex().unlock();
   g_thread.join();
-  g_lock.lock();  // released again when this call's guard ends
-  g_active.store(false, std::memory_order_release);
+  call_lock::lock();  // released again when this call's guard ends
+  call_lock::no_longer_need(call_lock::kAsyncThread);
 }
 
 }  // namespace weft

@@ -1,7 +1,8 @@
 // The one progress engine: drives the transport and the activities in flight (collective
 // schedules), and releases orphaned requests. A wait spins for a bounded time (yielding the core
 // between polls when ranks outnumber cores), then blocks on the transport's event fd
-// (docs/platform-facts.md §3.4).
+// (docs/platform-facts.md §3.4). Under MPI_THREAD_MULTIPLE a wait shares the call lock with
+// the process's other threads (runtime/call_lock.hpp): it holds it only around each poll.
 #pragma once
 #include <poll.h>
 #include <sched.h>
@@ -12,6 +13,7 @@
 
 #include "pt2pt/transport.hpp"
 #include "runtime/activity.hpp"
+#include "runtime/call_lock.hpp"
 #include "runtime/request.hpp"
 #include "runtime/wait_state.hpp"
 
@@ -46,6 +48,7 @@ class Progress {
   template <typename Done>
   void wait_until(Done done) {
     if (done()) return;
+    if (CallGuard::shares()) return wait_sharing(done);
     if (spin_ns_ > 0) {
       const long start = now_ns();
       for (unsigned i = 1;; ++i) {
@@ -67,6 +70,30 @@ class Progress {
   }
 
  private:
+  // wait_until under MPI_THREAD_MULTIPLE: polls holding the call lock, lets it go between polls
+  // while spinning and while blocked; a poll that made progress wakes the other blocked threads
+  // (it may have completed what they wait for).
+  template <typename Done>
+  void wait_sharing(Done done) {
+    const long start = now_ns();
+    for (unsigned i = 1;; ++i) {
+      if (poll() != 0) call_lock::progressed();
+      if (done()) return;
+      if ((i & 63) == 0 && now_ns() - start > spin_ns_) break;
+      CallGuard::yield_turn(yield_);
+    }
+    wait_state::blocking_begins();
+    while (!done()) {
+      if (poll() != 0) {
+        call_lock::progressed();
+        continue;
+      }
+      if (done()) break;
+      call_lock::block(transport_, poll_ms_);
+    }
+    wait_state::blocking_ends();
+  }
+
   static long now_ns() {
     timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

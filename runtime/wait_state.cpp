@@ -18,8 +18,9 @@ namespace {
 
 enum class What { kNone, kMessage, kCollective };
 
-// What the coming wait is for (main thread only).
+// What the coming wait of this thread's call is for.
 struct Pending {
+  const char* call = nullptr;
   What what = What::kNone;
   bool send = false;
   const Comm* comm = nullptr;
@@ -28,7 +29,9 @@ struct Pending {
   uint64_t bytes = 0;
   uint32_t number = 0;
 };
-Pending g_pending;
+__attribute__((tls_model("initial-exec"))) thread_local Pending g_pending;
+// Threads blocked now (under MPI_THREAD_MULTIPLE several; changed under the call lock).
+int g_blocked = 0;
 
 std::atomic<const char*> g_call{nullptr};
 // Two line buffers: the main thread fills the one not shown, then publishes it.
@@ -90,19 +93,21 @@ void on_state_signal(int) {
 
 void note_call(const char* fn) {
   g_call.store(fn, std::memory_order_relaxed);
+  g_pending.call = fn;
   g_pending.what = What::kNone;
 }
 
 void note_message(bool send, const Comm& comm, int peer, int tag, uint64_t bytes) {
-  g_pending = Pending{What::kMessage, send, &comm, peer, tag, bytes, 0};
+  g_pending = Pending{g_pending.call, What::kMessage, send, &comm, peer, tag, bytes, 0};
 }
 
 void note_collective(const Comm& comm, uint32_t number) {
-  g_pending = Pending{What::kCollective, false, &comm, 0, 0, 0, number};
+  g_pending = Pending{g_pending.call, What::kCollective, false, &comm, 0, 0, 0, number};
 }
 
 void blocking_begins() {
-  const char* call = g_call.load(std::memory_order_relaxed);
+  ++g_blocked;
+  const char* call = g_pending.call;
   std::string text = std::string("in ") + (call != nullptr ? call : "MPI");
   const Pending& p = g_pending;
   if (p.what == What::kMessage && p.comm != nullptr) {
@@ -118,7 +123,8 @@ void blocking_begins() {
 }
 
 void blocking_ends() {
-  g_shown.store(-1, std::memory_order_release);
+  // With other threads still blocked, the line keeps describing the last one to block.
+  if (--g_blocked == 0) g_shown.store(-1, std::memory_order_release);
   g_pending.what = What::kNone;
 }
 

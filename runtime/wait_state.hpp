@@ -5,7 +5,9 @@
 // marked so that the launcher takes it out of the output: the line is built before blocking,
 // so the signal handler only copies it (write(2), async-signal-safe).
 // Cost: a pointer store per MPI call; the formatting happens only when a wait blocks (after the
-// spin phase), never on the fast path. Threads: the main thread writes; the handler reads.
+// spin phase), never on the fast path. Threads: what a call waits for is kept per thread; the
+// shown line and the count of blocked threads change under the call lock (runtime/call_lock.hpp)
+// when several threads call MPI; the handler only reads.
 #pragma once
 #include <atomic>
 #include <cstdint>

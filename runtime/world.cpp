@@ -38,8 +38,8 @@ bool oversubscribed(const JobInfo& job) { return job.local_size > sysconf(_SC_NP
 
 Status world_init(int required, int* provided) {
   World& w = world();
-  w.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
-  if (w.thread_level < MPI_THREAD_SINGLE) w.thread_level = MPI_THREAD_SINGLE;
+  w.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
+  if (w.thread_level > MPI_THREAD_MULTIPLE) w.thread_level = MPI_THREAD_MULTIPLE;
   *provided = w.thread_level;
   w.main_thread = std::this_thread::get_id();
 
@@ -50,8 +50,9 @@ Status world_init(int required, int* provided) {
   UcxOptions options;
   options.world_size = job.size;
   options.local_size = job.local_size;
-  // Serialized whatever the level: the asynchronous progress thread may drive the worker too,
-  // taking turns with the application's calls (runtime/async_progress.hpp).
+  // Serialized whatever the level: the asynchronous progress thread and, under
+  // MPI_THREAD_MULTIPLE, any thread may drive the worker, one at a time under the call lock
+  // (runtime/call_lock.hpp).
   options.multi_threaded = true;
   options.oversubscribed = oversubscribed(job);
   WEFT_TRY(make_ucx_transport(options, &w.transport));
@@ -69,6 +70,8 @@ Status world_init(int required, int* provided) {
     if (job.rank == 0) std::fprintf(stderr, "weft: warning: %s\n", p.c_str());
   w.comms.init_predefined(job.rank, job.size);
   w.groups.init_predefined();
+  // From here on every call takes the call lock (runtime/call_lock.hpp).
+  if (w.thread_level == MPI_THREAD_MULTIPLE) call_lock::need(call_lock::kMultiple);
   w.phase = Phase::kRunning;
   wait_state::install_from_environment();
   on_exit(check_finalized_at_exit, nullptr);

@@ -3,7 +3,7 @@
 // invokes the communicator's error handler.
 #pragma once
 #include "mpi.h"
-#include "runtime/async_progress.hpp"
+#include "runtime/call_lock.hpp"
 #include "runtime/comm/comm.hpp"
 #include "runtime/status.hpp"
 #include "runtime/world.hpp"
@@ -44,14 +44,19 @@ Status check_inter(const Comm& c, const char* arg);
     if (!weft_s_.ok()) return ::weft::capi::report((comm), (fn), weft_s_); \
   } while (0)
 
+// Holds the call lock (when it is needed) for an entry point that works before MPI_Init or after
+// MPI_Finalize too, so skips WEFT_REQUIRE_RUNNING, but reaches process-wide state.
+#define WEFT_LOCKED_CALL() ::weft::CallGuard weft_call_guard_
+
 // The profiling interface: every entry point is defined as PMPI_X and exported as MPI_X too,
 // MPI_X being a weak alias, so a tool that defines MPI_X (linked in or LD_PRELOADed) replaces
 // it and reaches Weft's through PMPI_X.
 #define WEFT_MPI_ALIAS(name) \
   extern "C" __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
 
-// Returns early unless MPI is initialised; otherwise holds the call lock (while the
-// asynchronous progress thread runs, runtime/async_progress.hpp) until the function returns.
+// Returns early unless MPI is initialised; otherwise holds the call lock (under
+// MPI_THREAD_MULTIPLE or while the asynchronous progress thread runs, runtime/call_lock.hpp)
+// until the function returns.
 #define WEFT_REQUIRE_RUNNING(fn)                                          \
   ::weft::CallGuard weft_call_guard_;                                     \
   do {                                                                    \

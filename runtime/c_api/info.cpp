@@ -41,6 +41,7 @@ extern "C" {
 
 int PMPI_Info_create(MPI_Info* info) {
   constexpr const char* fn = "MPI_Info_create";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   WEFT_CHECK(kNoComm, fn, capi::check_not_null(info, "info"));
   *info = weft::infos().create();
   return MPI_SUCCESS;
@@ -48,6 +49,7 @@ int PMPI_Info_create(MPI_Info* info) {
 
 int PMPI_Info_create_env(int argc, char* argv[], MPI_Info* info) {
   constexpr const char* fn = "MPI_Info_create_env";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   WEFT_CHECK(kNoComm, fn, capi::check_not_null(info, "info"));
   *info = weft::infos().create(weft::environment_entries(argc, argv));
   return MPI_SUCCESS;
@@ -55,6 +57,7 @@ int PMPI_Info_create_env(int argc, char* argv[], MPI_Info* info) {
 
 int PMPI_Info_set(MPI_Info info, const char* key, const char* value) {
   constexpr const char* fn = "MPI_Info_set";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   WEFT_CHECK(kNoComm, fn, weft::check_info_key(key, "key"));
   WEFT_CHECK(kNoComm, fn, weft::check_info_value(value, "value"));
   return capi::report(kNoComm, fn, weft::infos().set(info, key, value));
@@ -62,6 +65,7 @@ int PMPI_Info_set(MPI_Info info, const char* key, const char* value) {
 
 int PMPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag) {
   constexpr const char* fn = "MPI_Info_get";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   const std::string* found = nullptr;
   WEFT_CHECK(kNoComm, fn, lookup(info, key, &found));
   if (valuelen < 0) {
@@ -78,6 +82,7 @@ int PMPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int
 
 int PMPI_Info_get_string(MPI_Info info, const char* key, int* buflen, char* value, int* flag) {
   constexpr const char* fn = "MPI_Info_get_string";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   const std::string* found = nullptr;
   WEFT_CHECK(kNoComm, fn, lookup(info, key, &found));
   WEFT_CHECK(kNoComm, fn, capi::check_not_null(buflen, "buflen"));
@@ -97,6 +102,7 @@ int PMPI_Info_get_string(MPI_Info info, const char* key, int* buflen, char* valu
 
 int PMPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag) {
   constexpr const char* fn = "MPI_Info_get_valuelen";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   const std::string* found = nullptr;
   WEFT_CHECK(kNoComm, fn, lookup(info, key, &found));
   WEFT_CHECK(kNoComm, fn, capi::check_not_null(valuelen, "valuelen"));
@@ -108,18 +114,21 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* f
 
 int PMPI_Info_delete(MPI_Info info, const char* key) {
   constexpr const char* fn = "MPI_Info_delete";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   WEFT_CHECK(kNoComm, fn, weft::check_info_key(key, "key"));
   return capi::report(kNoComm, fn, weft::infos().remove(info, key));
 }
 
 int PMPI_Info_dup(MPI_Info info, MPI_Info* newinfo) {
   constexpr const char* fn = "MPI_Info_dup";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   WEFT_CHECK(kNoComm, fn, capi::check_not_null(newinfo, "newinfo"));
   return capi::report(kNoComm, fn, weft::infos().dup(info, newinfo));
 }
 
 int PMPI_Info_free(MPI_Info* info) {
   constexpr const char* fn = "MPI_Info_free";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   WEFT_CHECK(kNoComm, fn, capi::check_not_null(info, "info"));
   WEFT_CHECK(kNoComm, fn, weft::infos().free(*info));
   *info = MPI_INFO_NULL;
@@ -128,6 +137,7 @@ int PMPI_Info_free(MPI_Info* info) {
 
 int PMPI_Info_get_nkeys(MPI_Info info, int* nkeys) {
   constexpr const char* fn = "MPI_Info_get_nkeys";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   const InfoEntries* entries = nullptr;
   WEFT_CHECK(kNoComm, fn, weft::infos().entries(info, "info", &entries));
   WEFT_CHECK(kNoComm, fn, capi::check_not_null(nkeys, "nkeys"));
@@ -137,6 +147,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int* nkeys) {
 
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char* key) {
   constexpr const char* fn = "MPI_Info_get_nthkey";
+  WEFT_LOCKED_CALL();  // works before MPI_Init too
   const InfoEntries* entries = nullptr;
   WEFT_CHECK(kNoComm, fn, weft::infos().entries(info, "info", &entries));
   WEFT_CHECK(kNoComm, fn, capi::check_not_null(key, "key"));

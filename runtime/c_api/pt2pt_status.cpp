@@ -41,6 +41,7 @@ int narrow(MPI_Count n) { return n > INT_MAX ? MPI_UNDEFINED : int(n); }
 template <typename Out, typename Compute>
 int query(const char* fn, const MPI_Status* status, MPI_Datatype datatype, Out* out,
           Compute compute) {
+  WEFT_LOCKED_CALL();  // the datatype table may change in another thread's call
   const weft::Datatype* type = nullptr;
   size_t bytes = 0;
   WEFT_CHECK(MPI_COMM_WORLD, fn, check_status_query(status, datatype, out, &type, &bytes));

@@ -56,6 +56,7 @@ Status bytes_of_elements(const weft::Datatype& type, long long count, long long*
 
 // MPI_Status_set_elements: MPI_Get_elements with `datatype` then returns `count`.
 Status set_elements(MPI_Status* status, MPI_Datatype datatype, long long count) {
+  WEFT_LOCKED_CALL();  // the datatype table may change in another thread's call
   WEFT_TRY(capi::check_not_null(status, "status"));
   const weft::Datatype* type = nullptr;
   WEFT_TRY(weft::find_datatype(datatype, "datatype", &type));

@@ -2,8 +2,9 @@
 // delete callbacks, and the attributes set on each object, kept here by object kind and handle
 // so that communicators, datatypes and windows carry no fields for them. A keyval freed by the
 // user lives on until the last attribute set with it is deleted (MPI 4.0 §7.7.2).
-// Threads: MPI_THREAD_SERIALIZED at most, so the table takes no lock. Callbacks may call MPI
-// (even on this table): no iterator or reference into the table is held across a callback.
+// Threads: used under the call lock only (runtime/call_lock.hpp), so the table takes no lock.
+// Callbacks may call MPI (even on this table): no iterator or reference into the table is held
+// across a callback.
 #pragma once
 #include <cstdint>
 #include <map>

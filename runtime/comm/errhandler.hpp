@@ -1,7 +1,7 @@
 // Error handlers: the three predefined ones and user handlers from MPI_Comm_create_errhandler,
 // reference-counted so that a handler freed by the user lives on while a communicator uses it;
 // and the invocation of a communicator's handler when an error is raised on it.
-// Threads: MPI_THREAD_SERIALIZED at most, so the table takes no lock.
+// Threads: used under the call lock only (runtime/call_lock.hpp), so the table takes no lock.
 #pragma once
 #include <map>
 #include <string>

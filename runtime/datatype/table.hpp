@@ -6,7 +6,7 @@
 // using a freed handle after building its replacement (MPICH's own indexed_misc test does) work
 // alike, and the table stays as small as the types alive at once. A freed handle used before
 // any new type is made is reported.
-// Threads: MPI_THREAD_SERIALIZED at most, so the table takes no lock.
+// Threads: used under the call lock only (runtime/call_lock.hpp), so the table takes no lock.
 #pragma once
 #include <memory>
 #include <vector>

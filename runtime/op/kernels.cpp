@@ -24,10 +24,15 @@ void elementwise(const void* in, void* inout, size_t n) {
   for (size_t i = 0; i < n; ++i) b[i] = F::apply(a[i], b[i]);
 }
 
-// The hot kernels, also compiled for AVX2 and chosen by the CPU at load time.
+// The hot kernels, also compiled for AVX2 and chosen by the CPU at load time; not under
+// ThreadSanitizer, whose instrumented ifunc resolvers would run before it is initialised.
+#if defined(__SANITIZE_THREAD__)
+#define WEFT_HOT_CLONES
+#else
+#define WEFT_HOT_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
 template <typename T, typename F>
-__attribute__((target_clones("avx2", "default"))) void elementwise_hot(const void* in, void* inout,
-                                                                        size_t n) {
+WEFT_HOT_CLONES void elementwise_hot(const void* in, void* inout, size_t n) {
   const T* __restrict a = static_cast<const T*>(in);
   T* __restrict b = static_cast<T*>(inout);
   for (size_t i = 0; i < n; ++i) b[i] = F::apply(a[i], b[i]);

@@ -1,7 +1,7 @@
 // Sessions (MPI 4.1 §11.3): the session table (error handler, thread level and info of each),
 // the process sets every session sees, and how the members of a group made from a process set
 // agree on a communicator without a parent (MPI_Comm_create_from_group).
-// Threads: MPI_THREAD_SERIALIZED at most, so the table takes no lock.
+// Threads: used under the call lock only (runtime/call_lock.hpp), so the table takes no lock.
 #pragma once
 #include <map>
 #include <string>
