@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "io/hints.hpp"
 #include "io/shared_pointer.hpp"
@@ -26,6 +27,7 @@ struct File {
   MPI_File handle = MPI_FILE_NULL;
   MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of the communicator it was opened on
   int rank = 0, size = 1;
+  std::vector<int> node_of;  // the node of each rank, 0, 1, ... (collective buffering)
   int fd = -1;
   std::string path;       // as the application named it
   std::string real_path;  // resolved (realpath), to tell whether a path is open
