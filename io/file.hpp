@@ -23,6 +23,13 @@ struct SplitCall {
   MPI_Status status{};
 };
 
+// Scratch memory of collective buffering, kept from one call to the next: a fresh buffer each
+// round would cost page faults and, worse, new memory registrations in the transport.
+struct CbBuffers {
+  std::vector<unsigned char> in;     // what an aggregator receives or sends back
+  std::vector<unsigned char> block;  // an aggregator's window of the file
+};
+
 struct File {
   MPI_File handle = MPI_FILE_NULL;
   MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of the communicator it was opened on
@@ -40,6 +47,7 @@ struct File {
   MPI_Offset pointer = 0;  // the individual file pointer, in etypes of the view
   SharedPointer shared;
   SplitCall split;
+  CbBuffers cb;
 };
 
 class FileTable {

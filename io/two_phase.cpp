@@ -87,7 +87,7 @@ Status aggregate(const File& f, bool write, const Chunk& w, const std::vector<lo
   if (runs.empty()) return Status::success();
   const MPI_Offset lo = runs.front().offset;
   const MPI_Offset hi = runs.back().offset + MPI_Offset(runs.back().bytes);
-  block.resize(size_t(w.bytes));
+  if (block.size() < w.bytes) block.resize(w.bytes);
   RangeLock lock(f.fd, write, lo, hi, f.atomic);
   size_t pos = 0, done = 0;
   if (!write) {
@@ -117,7 +117,7 @@ bool exchanged(int rc) { return rc == MPI_SUCCESS; }
 // and the exchanges go on, so that no rank is left waiting.
 Status round(File& f, const CbPlan& plan, long long r, bool write, const std::vector<Chunk>& chunks,
              const std::vector<size_t>& at, std::vector<size_t>& cursor, unsigned char* data,
-             std::vector<unsigned char>& block, Status* io) {
+             Status* io) {
   const size_t n = size_t(f.size);
   Round x;
   x.pieces_to.assign(n, 0);
@@ -154,13 +154,15 @@ Status round(File& f, const CbPlan& plan, long long r, bool write, const std::ve
   x.data_from.assign(n, 0);
   for (size_t j = 0, p = 0; j < n; ++j)
     for (int k = 0; k < x.pieces_from[j]; ++k, p += 2) x.data_from[j] += x.meta_in[p + 1];
-  std::vector<unsigned char> in(size_t(prefix(x.data_from, &x.data_from_at)));
+  std::vector<unsigned char>& in = f.cb.in;
+  const size_t incoming = size_t(prefix(x.data_from, &x.data_from_at));
+  if (in.size() < incoming) in.resize(incoming);
   const Chunk w = my_index >= 0 ? plan.window(size_t(my_index), r) : Chunk{};
   if (write &&
       !exchanged(PMPI_Alltoallv_c(data, x.data_to.data(), x.data_to_at.data(), MPI_BYTE, in.data(),
                                   x.data_from.data(), x.data_from_at.data(), MPI_BYTE, f.comm)))
     return Status::error(MPI_ERR_OTHER, "collective buffering: the exchange of data failed");
-  if (my_index >= 0 && io->ok()) *io = aggregate(f, write, w, x.meta_in, in, block);
+  if (my_index >= 0 && io->ok()) *io = aggregate(f, write, w, x.meta_in, in, f.cb.block);
   if (!write &&
       !exchanged(PMPI_Alltoallv_c(in.data(), x.data_from.data(), x.data_from_at.data(), MPI_BYTE,
                                   data, x.data_to.data(), x.data_to_at.data(), MPI_BYTE, f.comm)))
@@ -184,10 +186,9 @@ Status move_collective(File& f, bool write, const std::vector<Chunk>& chunks, un
     total += chunks[k].bytes;
   }
   std::vector<size_t> cursor(plan.aggregators.size(), 0);
-  std::vector<unsigned char> block;
   Status io = Status::success();
   for (long long r = 0; r < plan.rounds; ++r)
-    WEFT_TRY(round(f, plan, r, write, chunks, at, cursor, data, block, &io));
+    WEFT_TRY(round(f, plan, r, write, chunks, at, cursor, data, &io));
   WEFT_TRY(agree(f.comm, std::move(io)));
   if (write) {
     *stream = total;
