@@ -4,10 +4,13 @@
 // the block, lay the pieces over it and write it back, holding an fcntl write lock on the block
 // so that another process sieving an interleaved range cannot write back stale bytes between.
 // Cost: (span / buffer) large calls instead of one per piece, at the price of the holes' bytes.
+// Threads: fcntl locks do not exclude threads of one process, so a process-wide mutex also
+// guards each read-modify-write (the application's thread and the I/O thread may both sieve).
 #include "io/sieve.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 namespace weft::io {
 namespace {
@@ -15,8 +18,13 @@ namespace {
 constexpr size_t kSmallPiece = 64 * 1024;
 constexpr MPI_Offset kMaxHoleRatio = 16;
 
+std::mutex& rmw_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 // Sieves chunks [i, j), which lie in [lo, hi) (hi - lo bytes at most the buffer size), the
-// first of them at stream byte `pos`. *stream grows by the bytes moved; *short_read is set when
+// first of them at stream byte *stream, which grows by the bytes moved; *short_read is set when
 // the end of the file cut them.
 Status sieve_block(const Target& t, bool write, const std::vector<Chunk>& chunks, size_t i,
                    size_t j, unsigned char* data, std::vector<unsigned char>& block, size_t* stream,
@@ -24,6 +32,8 @@ Status sieve_block(const Target& t, bool write, const std::vector<Chunk>& chunks
   const MPI_Offset lo = chunks[i].offset;
   const MPI_Offset hi = chunks[j - 1].offset + MPI_Offset(chunks[j - 1].bytes);
   block.resize(size_t(hi - lo));
+  std::unique_lock<std::mutex> in_process(rmw_mutex(), std::defer_lock);
+  if (write) in_process.lock();
   RangeLock lock(t.fd, true, lo, hi, write && !t.atomic);  // atomic mode locked the whole access
   size_t got = 0;
   WEFT_TRY(move_range(t.fd, t.path, false, lo, block.size(), block.data(), &got));
