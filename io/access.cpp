@@ -2,6 +2,7 @@
 #include "io/access.hpp"
 
 #include "io/agree.hpp"
+#include "io/background.hpp"
 #include "io/transfer.hpp"
 
 namespace weft::io {
@@ -73,6 +74,12 @@ Status access(File& f, const Access& a, size_t* bytes) {
     case Pointer::kOrdered:
       WEFT_TRY(ordered_start(f, etypes, &start));
       break;
+  }
+  if (a.background != nullptr && !a.collective) {
+    Staged staged;
+    WEFT_TRY(stage(f, start * MPI_Offset(f.view.etype_bytes()), a, &staged));
+    if (a.where == Pointer::kIndividual) f.pointer += etypes;
+    return start_background(f, std::move(staged), a.background);
   }
   size_t moved = 0;
   s = transfer(f, start * MPI_Offset(f.view.etype_bytes()), a, &moved, bytes);

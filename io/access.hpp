@@ -21,6 +21,9 @@ struct Access {
   void* buf = nullptr;
   size_t count = 0;
   const Datatype* type = nullptr;
+  // An independent nonblocking call: where its request goes; the transfer then runs on the I/O
+  // thread (background.hpp) and the individual pointer moves past all the data asked for.
+  MPI_Request* background = nullptr;
 };
 
 // Runs `a` on `f`; *bytes is the memory bytes moved (fewer than asked when a read meets the end

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "io/hints.hpp"
 #include "io/shared_pointer.hpp"
@@ -22,10 +23,18 @@ struct SplitCall {
   MPI_Status status{};
 };
 
+// Scratch memory of collective buffering, kept from one call to the next: a fresh buffer each
+// round would cost page faults and, worse, new memory registrations in the transport.
+struct CbBuffers {
+  std::vector<unsigned char> in;     // what an aggregator receives or sends back
+  std::vector<unsigned char> block;  // an aggregator's window of the file
+};
+
 struct File {
   MPI_File handle = MPI_FILE_NULL;
   MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of the communicator it was opened on
   int rank = 0, size = 1;
+  std::vector<int> node_of;  // the node of each rank, 0, 1, ... (collective buffering)
   int fd = -1;
   std::string path;       // as the application named it
   std::string real_path;  // resolved (realpath), to tell whether a path is open
@@ -38,6 +47,7 @@ struct File {
   MPI_Offset pointer = 0;  // the individual file pointer, in etypes of the view
   SharedPointer shared;
   SplitCall split;
+  CbBuffers cb;
 };
 
 class FileTable {

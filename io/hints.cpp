@@ -47,6 +47,8 @@ void Hints::update(MPI_Info info) {
   std::string v;
   long long n = 0;
   if (get(info, "cb_buffer_size", &v) && parse_positive(v, &n)) cb_buffer_size = n;
+  if (get(info, "ind_rd_buffer_size", &v) && parse_positive(v, &n)) ind_rd_buffer_size = n;
+  if (get(info, "ind_wr_buffer_size", &v) && parse_positive(v, &n)) ind_wr_buffer_size = n;
   if (get(info, "cb_nodes", &v) && parse_positive(v, &n) && n <= (1 << 30)) cb_nodes = int(n);
   parse_switch(info, "romio_cb_read", &cb_read);
   parse_switch(info, "romio_cb_write", &cb_write);
@@ -61,6 +63,8 @@ MPI_Info Hints::to_info() const {
   if (PMPI_Info_create(&info) != MPI_SUCCESS) return MPI_INFO_NULL;
   PMPI_Info_set(info, "cb_buffer_size", std::to_string(cb_buffer_size).c_str());
   PMPI_Info_set(info, "cb_nodes", std::to_string(cb_nodes).c_str());
+  PMPI_Info_set(info, "ind_rd_buffer_size", std::to_string(ind_rd_buffer_size).c_str());
+  PMPI_Info_set(info, "ind_wr_buffer_size", std::to_string(ind_wr_buffer_size).c_str());
   PMPI_Info_set(info, "romio_cb_read", switch_name(cb_read));
   PMPI_Info_set(info, "romio_cb_write", switch_name(cb_write));
   PMPI_Info_set(info, "romio_ds_read", switch_name(ds_read));

@@ -16,6 +16,8 @@ struct Hints {
   int cb_nodes = 1;  // aggregators; one per node by default
   Switch cb_read = Switch::kAutomatic, cb_write = Switch::kAutomatic;
   Switch ds_read = Switch::kAutomatic, ds_write = Switch::kAutomatic;
+  // Data sieving's block sizes for independent reads and writes.
+  long long ind_rd_buffer_size = 4 * 1024 * 1024, ind_wr_buffer_size = 512 * 1024;
   // Accepted and reported, with no effect on a POSIX file system.
   std::map<std::string, std::string> passive;
 

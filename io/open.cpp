@@ -8,8 +8,10 @@
 #include <climits>
 #include <cstdlib>
 #include <functional>
+#include <vector>
 
 #include "io/agree.hpp"
+#include "io/background.hpp"
 #include "io/manage.hpp"
 #include "io/os_errors.hpp"
 
@@ -80,16 +82,27 @@ Status open_everywhere(File& f) {
   return s;
 }
 
-int count_nodes(MPI_Comm comm) {
+// The node of each rank of `comm`, numbered 0, 1, ... in the order of their lowest ranks (the
+// nodes are what MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) separates). Sets *nodes.
+std::vector<int> node_map(MPI_Comm comm, int size, int* nodes) {
   MPI_Comm node = MPI_COMM_NULL;
-  int node_rank = 0, leaders = 1;
-  if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
-    return 1;
-  PMPI_Comm_rank(node, &node_rank);
-  PMPI_Comm_free(&node);
-  leaders = node_rank == 0 ? 1 : 0;
-  PMPI_Allreduce(MPI_IN_PLACE, &leaders, 1, MPI_INT, MPI_SUM, comm);
-  return leaders;
+  int rank = 0, leader = 0;
+  PMPI_Comm_rank(comm, &rank);
+  leader = rank;
+  if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+    PMPI_Bcast(&leader, 1, MPI_INT, 0, node);
+    PMPI_Comm_free(&node);
+  }
+  std::vector<int> leaders(size_t(size), 0), out(size_t(size), 0);
+  PMPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
+  std::vector<int> index(size_t(size), -1);
+  *nodes = 0;
+  for (int r = 0; r < size; ++r) {
+    int& i = index[size_t(leaders[size_t(r)])];
+    if (i < 0) i = (*nodes)++;
+    out[size_t(r)] = i;
+  }
+  return out;
 }
 
 std::string resolved(const std::string& path) {
@@ -120,7 +133,7 @@ Status open_file(MPI_Comm comm, const char* filename, int amode, MPI_Info info, 
   }
   f->real_path = resolved(f->path);
   f->errhandler = files().default_errhandler;
-  f->hints.cb_nodes = count_nodes(f->comm);
+  f->node_of = node_map(f->comm, f->size, &f->hints.cb_nodes);
   f->hints.update(info);
   MPI_Offset start = 0;
   if (amode & MPI_MODE_APPEND) s = get_size(*f, &start);
@@ -137,6 +150,7 @@ Status open_file(MPI_Comm comm, const char* filename, int amode, MPI_Info info, 
 
 Status close_file(File& f) {
   Status s;
+  drain_background(f.fd);  // an erroneous program may close with requests pending
   if (::close(f.fd) != 0) s = os_error(errno, "close", f.path);
   f.shared.destroy();  // collective: every rank has finished its shared-pointer accesses
   if (f.amode & MPI_MODE_DELETE_ON_CLOSE) {

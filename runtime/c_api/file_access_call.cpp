@@ -9,8 +9,9 @@
 namespace weft::capi {
 namespace {
 
-// Checks c and runs it on its file; *status holds the outcome.
-int run(const FileCall& c, MPI_Status* status) {
+// Checks c and runs it on its file; *status holds the outcome. With `background`, an
+// independent call is only started: *background is its request, completed by the I/O thread.
+int run(const FileCall& c, MPI_Status* status, MPI_Request* background = nullptr) {
   io::File* f = nullptr;
   WEFT_FILE_LOOKUP(c.fh, c.fn, f);
   MessageArgs m;
@@ -23,6 +24,7 @@ int run(const FileCall& c, MPI_Status* status) {
   a.buf = const_cast<void*>(c.buf);
   a.count = m.count;
   a.type = m.type;
+  a.background = c.collective ? nullptr : background;
   size_t bytes = 0;
   const Status s = io::access(*f, a, &bytes);
   io::set_status(status, bytes);
@@ -41,8 +43,8 @@ int file_nonblocking(const FileCall& c, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(c.fn);
   WEFT_FILE_CHECK(c.fh, c.fn, check_not_null(request, "request"));
   MPI_Status status;
-  if (const int rc = run(c, &status)) return rc;
-  WEFT_FILE_CHECK(c.fh, c.fn, completed_file_request(status, request));
+  if (const int rc = run(c, &status, request)) return rc;
+  if (c.collective) WEFT_FILE_CHECK(c.fh, c.fn, completed_file_request(status, request));
   return MPI_SUCCESS;
 }
 

@@ -21,7 +21,8 @@ struct FileCall {
 
 // MPI_File_read_at, _write_all, _read_shared, _write_ordered ...: fills *status.
 int file_blocking(const FileCall& c, MPI_Status* status);
-// MPI_File_iread_at ...: the access runs now; *request is complete and carries its status.
+// MPI_File_iread_at ...: an independent access starts on the I/O thread (io/background.hpp);
+// a collective one runs now and *request comes back complete, carrying its status.
 int file_nonblocking(const FileCall& c, MPI_Request* request);
 // MPI_File_read_all_begin ...: runs the access and keeps its status for the _end call.
 int file_begin(const FileCall& c, const char* end_fn);

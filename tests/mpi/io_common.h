@@ -3,7 +3,9 @@
  * checks of file calls (files return errors by default). */
 #ifndef WEFT_TESTS_IO_COMMON_H
 #define WEFT_TESTS_IO_COMMON_H
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +70,30 @@ static inline int io_start(int* argc, char*** argv, const char* name, char* path
   io_setup();
   io_path(path, len, name);
   return rank;
+}
+
+/* A view of one int in every `period` ints of the file, from int `first` on. */
+static inline void io_view_one_int_in(MPI_File fh, int first, int period) {
+  MPI_Datatype t;
+  MPI_Type_create_resized(MPI_INT, 0, (MPI_Aint)(period * (int)sizeof(int)), &t);
+  MPI_Type_commit(&t);
+  CHECK_MPI(MPI_File_set_view(fh, (MPI_Offset)first * (MPI_Offset)sizeof(int), MPI_INT, t, "native",
+                              MPI_INFO_NULL));
+  MPI_Type_free(&t);
+}
+
+/* Rank 0 writes n copies of `v` from the start of the file (through fh's present view); every
+ * rank waits for it. */
+static inline void io_fill_ints(MPI_File fh, int n, int v) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    int* fill = malloc(sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; ++i) fill[i] = v;
+    CHECK_MPI(MPI_File_write_at(fh, 0, fill, n, MPI_INT, MPI_STATUS_IGNORE));
+    free(fill);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 /* `path` opened (created if need be) for reading and writing by every rank. */

@@ -1,0 +1,80 @@
+// Planning a collective buffering access: one allgather of each rank's range, then the same
+// arithmetic on every rank.
+#include "io/cb_plan.hpp"
+
+#include <algorithm>
+
+namespace weft::io {
+
+constexpr int kFields = 6;  // exchanged per rank: lo, hi, pieces, hint, cb_nodes, buffer
+
+Chunk CbPlan::window(size_t i, long long r) const {
+  const MPI_Offset start = lo + MPI_Offset(i) * domain + r * buffer;
+  const MPI_Offset end = std::min({hi, lo + MPI_Offset(i + 1) * domain, start + buffer});
+  return {start, end > start ? size_t(end - start) : 0};
+}
+
+std::vector<int> choose_aggregators(const std::vector<int>& node_of, int count) {
+  const int size = int(node_of.size());
+  count = std::clamp(count, 1, size);
+  std::vector<int> seen;                   // ranks counted so far on each node
+  std::vector<std::pair<int, int>> order;  // (position on its node, rank)
+  for (int r = 0; r < size; ++r) {
+    const size_t node = size_t(node_of[size_t(r)]);
+    if (seen.size() <= node) seen.resize(node + 1, 0);
+    order.push_back({seen[node]++, r});
+  }
+  // Position first, then rank: the nodes' first ranks come in node order (their lowest ranks).
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<int> out;
+  for (int k = 0; k < count; ++k) out.push_back(order[size_t(k)].second);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Status plan_collective(const File& f, bool write, const std::vector<Chunk>& chunks, CbPlan* out) {
+  // This rank's range and piece count (a rank with no data has none), and its hints: rank 0's
+  // are the ones used, so that ranks given different hints still take the same path.
+  const Switch hint = write ? f.hints.cb_write : f.hints.cb_read;
+  long long mine[kFields] = {
+      0, 0, (long long)chunks.size(), (long long)hint, f.hints.cb_nodes, f.hints.cb_buffer_size};
+  if (!chunks.empty()) {
+    mine[0] = chunks.front().offset;
+    mine[1] = chunks.back().offset + MPI_Offset(chunks.back().bytes);
+  }
+  std::vector<long long> all(size_t(kFields * f.size));
+  if (PMPI_Allgather(mine, kFields, MPI_LONG_LONG, all.data(), kFields, MPI_LONG_LONG, f.comm) !=
+      MPI_SUCCESS)
+    return Status::error(MPI_ERR_OTHER, "could not exchange the ranges of a collective access");
+  std::vector<std::pair<long long, long long>> ranges;
+  bool several = false;
+  for (int r = 0; r < f.size; ++r) {
+    const long long* p = &all[size_t(kFields * r)];
+    if (p[2] == 0) continue;
+    several = several || p[2] > 1;
+    ranges.push_back({p[0], p[1]});
+  }
+  *out = CbPlan{};
+  if (ranges.empty()) return Status::success();
+  std::sort(ranges.begin(), ranges.end());
+  bool overlap = false;
+  long long lo = ranges.front().first, hi = ranges.front().second;
+  for (size_t k = 1; k < ranges.size(); ++k) {
+    overlap = overlap || ranges[k].first < hi;
+    hi = std::max(hi, ranges[k].second);
+  }
+  const auto agreed = Switch(all[3]);
+  out->use = agreed == Switch::kEnable || (agreed == Switch::kAutomatic && (several || overlap));
+  if (!out->use) return Status::success();
+  out->aggregators = choose_aggregators(f.node_of, int(all[4]));
+  const MPI_Offset n = MPI_Offset(out->aggregators.size());
+  out->lo = lo;
+  out->hi = hi;
+  out->domain = (hi - lo + n - 1) / n;
+  out->buffer = std::max<MPI_Offset>(1, all[5]);
+  out->rounds = (out->domain + out->buffer - 1) / out->buffer;
+  return Status::success();
+}
+
+}  // namespace weft::io

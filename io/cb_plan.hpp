@@ -1,0 +1,32 @@
+// The plan of one collective buffering (two-phase) access: whether to use it, which ranks
+// aggregate, the file domain each one owns, and the rounds of cb_buffer_size bytes it takes.
+#pragma once
+#include <vector>
+
+#include "io/file.hpp"
+
+namespace weft::io {
+
+struct CbPlan {
+  bool use = false;              // false: every rank does its own part independently
+  std::vector<int> aggregators;  // ranks of the file's communicator, domain i is theirs
+  MPI_Offset lo = 0, hi = 0;     // the file range the whole call covers
+  MPI_Offset domain = 0;         // bytes of each domain: [lo + i * domain, ...) up to hi
+  MPI_Offset buffer = 0;         // bytes an aggregator moves per round (cb_buffer_size)
+  long long rounds = 0;
+
+  // The bytes aggregator i moves in round r (empty when its domain ends sooner).
+  Chunk window(size_t i, long long r) const;
+};
+
+// `count` aggregators (at most one per rank): the first rank of each node in node order, then
+// the second of each node, and so on; returned in rank order.
+std::vector<int> choose_aggregators(const std::vector<int>& node_of, int count);
+
+// Collective: every rank passes its chunks (sorted by offset) of the access; rank 0's hints count.
+// romio_cb_write / romio_cb_read decide, and under "automatic" collective buffering is used
+// when the ranks' accesses interleave: some rank has several pieces, or two ranks' ranges
+// overlap.
+Status plan_collective(const File& f, bool write, const std::vector<Chunk>& chunks, CbPlan* out);
+
+}  // namespace weft::io
