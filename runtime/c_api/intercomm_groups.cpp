@@ -4,13 +4,12 @@
 // pair of them, and MPI_Intercomm_create runs over those; the stringtag, extended per step,
 // keeps concurrent calls apart.
 #include <algorithm>
-#include <cstring>
 #include <string>
 
+#include "runtime/c_api/group_comm_args.hpp"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/comm/errhandler.hpp"
-#include "runtime/comm/info_objects.hpp"
 #include "runtime/comm/intercomm.hpp"
 #include "runtime/session/session.hpp"
 
@@ -83,22 +82,10 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
              weft::lookup_group(world().groups, remote_group, "remote_group", &remote));
   WEFT_CHECK(MPI_COMM_SELF, fn, check_leader(local_leader, *local, "local_leader"));
   WEFT_CHECK(MPI_COMM_SELF, fn, check_leader(remote_leader, *remote, "remote_leader"));
-  WEFT_CHECK(MPI_COMM_SELF, fn, capi::check_not_null(stringtag, "stringtag"));
-  if (std::strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN) {
-    return capi::report(MPI_COMM_SELF, fn,
-                        Status::error(MPI_ERR_ARG, "invalid stringtag of " +
-                                                       std::to_string(std::strlen(stringtag)) +
-                                                       " characters (at most " +
-                                                       std::to_string(MPI_MAX_STRINGTAG_LEN - 1) +
-                                                       ")"));
-  }
-  if (info != MPI_INFO_NULL) {
-    const weft::InfoEntries* entries = nullptr;  // hints are accepted; none is read
-    WEFT_CHECK(MPI_COMM_SELF, fn, weft::infos().entries(info, "info", &entries));
-  }
-  const MPI_Errhandler handler =
-      errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
-  WEFT_CHECK(MPI_COMM_SELF, fn, weft::errhandlers().check(handler, "errhandler"));
+  WEFT_CHECK(MPI_COMM_SELF, fn, capi::check_stringtag(stringtag));
+  WEFT_CHECK(MPI_COMM_SELF, fn, capi::check_hints(info));
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  WEFT_CHECK(MPI_COMM_SELF, fn, capi::new_comm_errhandler(errhandler, &handler));
   WEFT_CHECK(MPI_COMM_SELF, fn, capi::check_not_null(newintercomm, "newintercomm"));
   return capi::report(MPI_COMM_SELF, fn,
                       create(*local, local_leader, *remote, remote_leader, stringtag, handler,

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mpi.h"
+#include "runtime/c_api/group_comm_args.hpp"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/comm/errhandler.hpp"
 #include "runtime/comm/info_objects.hpp"
@@ -182,22 +183,10 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char* stringtag, MPI_Info
   WEFT_REQUIRE_RUNNING(fn);
   weft::GroupRef g;
   WEFT_CHECK(MPI_COMM_SELF, fn, weft::lookup_group(world().groups, group, "group", &g));
-  WEFT_CHECK(MPI_COMM_SELF, fn, check_name(stringtag, "stringtag"));
-  if (std::strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN) {
-    return capi::report(
-        MPI_COMM_SELF, fn,
-        Status::error(MPI_ERR_ARG, "invalid stringtag of " +
-                                       std::to_string(std::strlen(stringtag)) +
-                                       " characters (at most " +
-                                       std::to_string(MPI_MAX_STRINGTAG_LEN - 1) + ")"));
-  }
-  if (info != MPI_INFO_NULL) {
-    const weft::InfoEntries* entries = nullptr;  // hints are accepted; none is read
-    WEFT_CHECK(MPI_COMM_SELF, fn, weft::infos().entries(info, "info", &entries));
-  }
-  const MPI_Errhandler handler =
-      errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
-  WEFT_CHECK(MPI_COMM_SELF, fn, weft::errhandlers().check(handler, "errhandler"));
+  WEFT_CHECK(MPI_COMM_SELF, fn, capi::check_stringtag(stringtag));
+  WEFT_CHECK(MPI_COMM_SELF, fn, capi::check_hints(info));
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  WEFT_CHECK(MPI_COMM_SELF, fn, capi::new_comm_errhandler(errhandler, &handler));
   WEFT_CHECK(MPI_COMM_SELF, fn, capi::check_not_null(newcomm, "newcomm"));
   return capi::report(MPI_COMM_SELF, fn, weft::comm_from_group(*g, stringtag, handler, newcomm));
 }
