@@ -140,44 +140,50 @@ Status get(Window& w, const Typed& origin, const TargetRef& target) {
   return Status::success();
 }
 
-Status accumulate(Window& w, const Typed& origin, const TargetRef& target, MPI_Op op) {
+namespace {
+
+// MPI_Accumulate, and with `result` MPI_Get_accumulate: the target's old contents, when asked
+// for, arrive in `result` before `op` combines the origin into the target.
+Status combine_at(Window& w, const Typed& origin, const Typed* result, const TargetRef& target,
+                  MPI_Op op) {
   if (target.rank == MPI_PROC_NULL) return Status::success();
   Reduction red;
   Combine how;
   WEFT_TRY(bind_op(origin, target, op, &red, &how));
   Resolved r;
   WEFT_TRY(resolve(w, target, &r));
-  if (how.no_op) return Status::success();
-  WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
-  std::unique_ptr<unsigned char[]> hold;
-  const unsigned char* packed = packed_origin(origin, &hold);
-  return remote(r) ? remote_accumulate(w, r.span, packed, how, nullptr)
-                   : accumulate_runs(r.span, packed, how, nullptr);
+  if (!how.no_op) {
+    WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
+  } else if (result == nullptr) {
+    return Status::success();  // an accumulate of MPI_NO_OP changes nothing
+  }
+  std::unique_ptr<unsigned char[]> hold, old;
+  const unsigned char* in = how.no_op ? nullptr : packed_origin(origin, &hold);
+  unsigned char* into = nullptr;
+  if (result != nullptr) {
+    WEFT_TRY(check_sizes(*result, r, "the result buffer"));
+    if (result->type->is_contiguous(result->count)) {
+      into = static_cast<unsigned char*>(result->type->data_start(result->buf));
+    } else {
+      old.reset(new unsigned char[r.bytes]);
+      into = old.get();
+    }
+  }
+  WEFT_TRY(remote(r) ? remote_accumulate(w, r.span, in, how, into)
+                     : accumulate_runs(r.span, in, how, into));
+  if (old != nullptr) deliver(*result, old.get());
+  return Status::success();
+}
+
+}  // namespace
+
+Status accumulate(Window& w, const Typed& origin, const TargetRef& target, MPI_Op op) {
+  return combine_at(w, origin, nullptr, target, op);
 }
 
 Status get_accumulate(Window& w, const Typed& origin, const Typed& result, const TargetRef& target,
                       MPI_Op op) {
-  if (target.rank == MPI_PROC_NULL) return Status::success();
-  Reduction red;
-  Combine how;
-  WEFT_TRY(bind_op(origin, target, op, &red, &how));
-  Resolved r;
-  WEFT_TRY(resolve(w, target, &r));
-  if (!how.no_op) WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
-  WEFT_TRY(check_sizes(result, r, "the result buffer"));
-  std::unique_ptr<unsigned char[]> hold, old;
-  const unsigned char* in = how.no_op ? nullptr : packed_origin(origin, &hold);
-  unsigned char* into = nullptr;
-  if (result.type->is_contiguous(result.count)) {
-    into = static_cast<unsigned char*>(result.type->data_start(result.buf));
-  } else {
-    old.reset(new unsigned char[r.bytes]);
-    into = old.get();
-  }
-  WEFT_TRY(remote(r) ? remote_accumulate(w, r.span, in, how, into)
-                     : accumulate_runs(r.span, in, how, into));
-  if (old != nullptr) deliver(result, old.get());
-  return Status::success();
+  return combine_at(w, origin, &result, target, op);
 }
 
 Status compare_and_swap(Window& w, const void* value, const void* compare, void* result,
