@@ -1,8 +1,9 @@
 /* MPI_Comm_idup of an intercommunicator is nonblocking: every rank but world rank 0 posts its
  * idups and then sends to rank 0, which receives from all of them before it posts its own (a
- * blocking idup would deadlock there); then the duplicates, complete (by MPI_Wait or MPI_Test
- * polling), carry point-to-point both ways and an allreduce, keep the attribute copied by its
- * callback and the error handler, and are congruent with the parent. */
+ * blocking idup would deadlock there); the parent carries traffic and an allreduce while they
+ * are pending; then the duplicates, complete (by MPI_Test polling or MPI_Waitall), carry
+ * point-to-point both ways and an allreduce, keep the attribute copied by its callback and the
+ * error handler, and are congruent with the parent. */
 #include "inter_common.h"
 
 enum { kIdups = 3 };
@@ -76,6 +77,8 @@ int main(int argc, char** argv) {
     if (world_rank != 0) {
       CHECK_MPI(MPI_Send(&token, 1, MPI_INT, 0, 5, MPI_COMM_WORLD));
     }
+    /* The parent's own traffic and collectives while the idups are pending. */
+    use(inter, in_a, world_rank, world_size, 7);
     /* The first by polling, the others by MPI_Waitall. */
     for (int done = 0; !done;) CHECK_MPI(MPI_Test(&reqs[0], &done, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Waitall(kIdups - 1, &reqs[1], MPI_STATUSES_IGNORE));
