@@ -42,16 +42,6 @@ int comm_idup(const char* fn, MPI_Comm comm, weft::DupHints hints, MPI_Comm* new
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
   WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
   weft::Request* r = nullptr;
-  if (c->is_inter()) {
-    // An intercommunicator is duplicated at once (blocking), and the request is complete.
-    WEFT_CHECK(comm, fn, weft::comm_dup(*c, hints, newcomm));
-    r = world().requests.acquire();
-    r->kind = WeftRequestKind::kProcNull;  // completes with an empty status
-    r->comm = comm;
-    r->completion.done = true;
-    *request = r;
-    return MPI_SUCCESS;
-  }
   WEFT_CHECK(comm, fn, weft::start_comm_idup(*c, hints, newcomm, &r));
   *request = r;
   return MPI_SUCCESS;

@@ -160,14 +160,14 @@ Status comm_meet(Comm& local, int root, Side side, const std::string& port, MPI_
   uint32_t pairs[2];
   WEFT_TRY(agree_pairs(
       true, 2,
-      [&](uint64_t* mask) {
-        const size_t bytes = ContextIds::kWindowWords * sizeof(uint64_t);
-        coll::CallSpec and_local = bitwise_and_call(mask, ContextIds::kWindowWords);
+      [&](uint64_t* mask, size_t n) {
+        const size_t bytes = n * sizeof(uint64_t);
+        coll::CallSpec and_local = bitwise_and_call(mask, n);
         WEFT_TRY(coll::run_blocking(local, and_local));
         if (leader) {
           uint64_t other[ContextIds::kWindowWords];
           WEFT_TRY(leader_swap(link, mask, bytes, other, bytes));
-          for (uint32_t i = 0; i < ContextIds::kWindowWords; ++i) mask[i] &= other[i];
+          for (size_t i = 0; i < n; ++i) mask[i] &= other[i];
         }
         return internal_bcast(local, mask, bytes, root);
       },

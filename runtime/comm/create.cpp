@@ -74,35 +74,9 @@ coll::CallSpec bitwise_and_call(uint64_t* words, size_t n) {
 int my_world_rank() { return world().comms.find(MPI_COMM_WORLD)->rank; }
 
 Status agree_context(Comm& comm, bool member, uint32_t* pair) {
-  ContextIds& ids = world().comms.context_ids();
-  uint64_t mask[ContextIds::kWindowWords];
-  for (uint32_t window = 0; window < ContextIds::kPairs / ContextIds::kWindowPairs;) {
-    ids.free_mask(window, mask);
-    WEFT_TRY(allreduce_and(comm, mask, ContextIds::kWindowWords));
-    const int64_t found = lowest_free(window, mask);
-    if (found < 0) {
-      ++window;
-      continue;
-    }
-    *pair = uint32_t(found);
-    if (!call_lock::multiple()) {
-      if (member) ids.take(*pair);
-      return Status::success();
-    }
-    // Under MPI_THREAD_MULTIPLE another thread of this process may have taken the pair for a
-    // communicator of its own while the allreduce let go of the call lock: reserve it, confirm
-    // that every member could, else release it and look again (as MPI_Comm_idup does).
-    const bool reserved = member && ids.is_free(*pair);
-    if (reserved) ids.take(*pair);
-    uint64_t agreed = !member || reserved ? 1 : 0;
-    WEFT_TRY(allreduce_and(comm, &agreed, 1));
-    if (agreed == 1) return Status::success();
-    if (reserved) ids.release(*pair);
-    window = 0;
-  }
-  return Status::error(MPI_ERR_INTERN, "out of communicator context ids (" +
-                                           std::to_string(ContextIds::kPairs) +
-                                           " communicators exist; free some with MPI_Comm_free)");
+  return agree_pairs(
+      member, 1, [&comm](uint64_t* words, size_t n) { return allreduce_and(comm, words, n); },
+      pair);
 }
 
 MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhandler errhandler) {

@@ -45,7 +45,7 @@ Status comm_create(Comm& parent, const groups::Members& group, MPI_Comm* out);
 Status comm_create_group(Comm& parent, const groups::Members& group, int tag, MPI_Comm* out);
 
 // The context pair every member of `comm` has free, taken locally when `member` (collective
-// over `comm`).
+// over `comm`): agree_pairs (runtime/comm/intercomm.hpp) with allreduces over `comm`.
 Status agree_context(Comm& comm, bool member, uint32_t* pair);
 // The context pair the members of `group` (this process among them) agree on among themselves,
 // collectively over a temporary communicator on `context` with the internal bit set whose

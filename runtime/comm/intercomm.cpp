@@ -50,28 +50,47 @@ Status run_local(Comm& inter, coll::CallSpec& spec) {
 
 }  // namespace
 
-Status agree_pairs(bool member, int n, const std::function<Status(uint64_t*)>& combine,
-                   uint32_t* pairs) {
+int lowest_pairs(uint32_t window, uint64_t* mask, int n, uint32_t* pairs) {
+  int found = 0;
+  for (; found < n; ++found) {
+    const int64_t pair = lowest_free(window, mask);
+    if (pair < 0) break;
+    pairs[found] = uint32_t(pair);
+    const uint32_t bit = uint32_t(pair) % ContextIds::kWindowPairs;
+    mask[bit / 64] &= ~(uint64_t{1} << (bit % 64));
+  }
+  return found;
+}
+
+Status agree_pairs(bool member, int n, const AndOverMembers& combine, uint32_t* pairs) {
   ContextIds& ids = world().comms.context_ids();
   uint64_t mask[ContextIds::kWindowWords];
-  for (uint32_t window = 0; window < kWindows; ++window) {
+  for (uint32_t window = 0; window < kWindows;) {
     ids.free_mask(window, mask);
-    WEFT_TRY(combine(mask));
-    int found = 0;
-    for (; found < n; ++found) {
-      const int64_t pair = lowest_free(window, mask);
-      if (pair < 0) break;
-      pairs[found] = uint32_t(pair);
-      const uint32_t bit = uint32_t(pair) % ContextIds::kWindowPairs;
-      mask[bit / 64] &= ~(uint64_t{1} << (bit % 64));
+    WEFT_TRY(combine(mask, ContextIds::kWindowWords));
+    if (lowest_pairs(window, mask, n, pairs) < n) {
+      ++window;
+      continue;
     }
-    if (found < n) continue;
-    for (int i = 0; member && i < n; ++i) ids.take(pairs[i]);
-    return Status::success();
+    if (!call_lock::multiple()) {
+      for (int i = 0; member && i < n; ++i) ids.take(pairs[i]);
+      return Status::success();
+    }
+    // Under MPI_THREAD_MULTIPLE another thread of this process may have taken a pair for a
+    // communicator of its own while a collective let go of the call lock: reserve them, confirm
+    // that every member could, else release them and look again (as MPI_Comm_idup does).
+    bool reserved = member;
+    for (int i = 0; reserved && i < n; ++i) reserved = ids.is_free(pairs[i]);
+    for (int i = 0; reserved && i < n; ++i) ids.take(pairs[i]);
+    uint64_t agreed = !member || reserved ? 1 : 0;
+    WEFT_TRY(combine(&agreed, 1));
+    if (agreed == 1) return Status::success();
+    for (int i = 0; reserved && i < n; ++i) ids.release(pairs[i]);
+    window = 0;
   }
-  return Status::error(MPI_ERR_INTERN,
-                       "out of communicator context ids (free some with "
-                       "MPI_Comm_free)");
+  return Status::error(MPI_ERR_INTERN, "out of communicator context ids (" +
+                                           std::to_string(ContextIds::kPairs) +
+                                           " communicators exist; free some with MPI_Comm_free)");
 }
 
 namespace {
@@ -89,12 +108,12 @@ Status remote_and(Comm& inter, const uint64_t* mine, uint64_t* theirs, size_t n)
 Status agree_inter_pairs(Comm& inter, bool member, int n, uint32_t* pairs) {
   return agree_pairs(
       member, n,
-      [&inter](uint64_t* mask) {
-        coll::CallSpec local = bitwise_and_call(mask, ContextIds::kWindowWords);
+      [&inter](uint64_t* mask, size_t n) {
+        coll::CallSpec local = bitwise_and_call(mask, n);
         WEFT_TRY(run_local(inter, local));
         uint64_t theirs[ContextIds::kWindowWords];
-        WEFT_TRY(remote_and(inter, mask, theirs, ContextIds::kWindowWords));
-        for (uint32_t i = 0; i < ContextIds::kWindowWords; ++i) mask[i] &= theirs[i];
+        WEFT_TRY(remote_and(inter, mask, theirs, n));
+        for (size_t i = 0; i < n; ++i) mask[i] &= theirs[i];
         return Status::success();
       },
       pairs);
@@ -168,14 +187,14 @@ Status intercomm_create(Comm& local, int local_leader, const LeaderLink& link, M
   uint32_t pairs[2];
   WEFT_TRY(agree_pairs(
       true, 2,
-      [&](uint64_t* mask) {
-        const size_t bytes = ContextIds::kWindowWords * sizeof(uint64_t);
-        coll::CallSpec and_local = bitwise_and_call(mask, ContextIds::kWindowWords);
+      [&](uint64_t* mask, size_t n) {
+        const size_t bytes = n * sizeof(uint64_t);
+        coll::CallSpec and_local = bitwise_and_call(mask, n);
         WEFT_TRY(coll::run_blocking(local, and_local));
         if (leader) {
           uint64_t theirs[ContextIds::kWindowWords];
           WEFT_TRY(leader_swap(link, mask, bytes, theirs, bytes));
-          for (uint32_t i = 0; i < ContextIds::kWindowWords; ++i) mask[i] &= theirs[i];
+          for (size_t i = 0; i < n; ++i) mask[i] &= theirs[i];
         }
         return internal_bcast(local, mask, bytes, local_leader);
       },

@@ -39,8 +39,11 @@ Status inter_create(Comm& inter, const groups::Members& group, MPI_Comm* out);
 // the registration of an intercommunicator on pairs[0] with its local phases on pairs[1].
 Status leader_swap(const LeaderLink& link, const void* mine, size_t mine_bytes, void* theirs,
                    size_t their_bytes);
-Status agree_pairs(bool member, int n, const std::function<Status(uint64_t*)>& combine,
-                   uint32_t* pairs);
+// The `n` lowest pairs set in window `window`'s free mask into `pairs`, cleared in `mask`;
+// returns how many there were (n at most).
+int lowest_pairs(uint32_t window, uint64_t* mask, int n, uint32_t* pairs);
+using AndOverMembers = std::function<Status(uint64_t* words, size_t n)>;
+Status agree_pairs(bool member, int n, const AndOverMembers& combine, uint32_t* pairs);
 MPI_Comm register_inter(const groups::Members& local, const groups::Members& remote,
                         const uint32_t pairs[2], MPI_Errhandler errhandler);
 // MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL for two communicators, either kind.
