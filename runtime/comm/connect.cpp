@@ -158,20 +158,7 @@ Status comm_meet(Comm& local, int root, Side side, const std::string& port, MPI_
   link.tag = int(header[2] & match_bits::kTagMask);
 
   uint32_t pairs[2];
-  WEFT_TRY(agree_pairs(
-      true, 2,
-      [&](uint64_t* mask, size_t n) {
-        const size_t bytes = n * sizeof(uint64_t);
-        coll::CallSpec and_local = bitwise_and_call(mask, n);
-        WEFT_TRY(coll::run_blocking(local, and_local));
-        if (leader) {
-          uint64_t other[ContextIds::kWindowWords];
-          WEFT_TRY(leader_swap(link, mask, bytes, other, bytes));
-          for (size_t i = 0; i < n; ++i) mask[i] &= other[i];
-        }
-        return internal_bcast(local, mask, bytes, root);
-      },
-      pairs));
+  WEFT_TRY(agree_inter_pairs(local, root, link, pairs));
   // The connector's root has answered over the link, so it has read the offer.
   if (leader && side == Side::kAccept)
     (void)world().kvs->unpublish(port + "#a" + std::to_string(header[2]));

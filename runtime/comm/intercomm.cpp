@@ -185,22 +185,26 @@ Status intercomm_create(Comm& local, int local_leader, const LeaderLink& link, M
   WEFT_TRY(internal_bcast(local, remote.data(), remote.size() * sizeof(int), local_leader));
   WEFT_TRY(overlap_check(local.world_ranks, remote));
   uint32_t pairs[2];
-  WEFT_TRY(agree_pairs(
+  WEFT_TRY(agree_inter_pairs(local, local_leader, link, pairs));
+  *out = register_inter(local.world_ranks, remote, pairs, local.errhandler);
+  return Status::success();
+}
+
+Status agree_inter_pairs(Comm& local, int leader, const LeaderLink& link, uint32_t pairs[2]) {
+  return agree_pairs(
       true, 2,
       [&](uint64_t* mask, size_t n) {
         const size_t bytes = n * sizeof(uint64_t);
         coll::CallSpec and_local = bitwise_and_call(mask, n);
         WEFT_TRY(coll::run_blocking(local, and_local));
-        if (leader) {
+        if (local.rank == leader) {
           uint64_t theirs[ContextIds::kWindowWords];
           WEFT_TRY(leader_swap(link, mask, bytes, theirs, bytes));
           for (size_t i = 0; i < n; ++i) mask[i] &= theirs[i];
         }
-        return internal_bcast(local, mask, bytes, local_leader);
+        return internal_bcast(local, mask, bytes, leader);
       },
-      pairs));
-  *out = register_inter(local.world_ranks, remote, pairs, local.errhandler);
-  return Status::success();
+      pairs);
 }
 
 Status intercomm_merge(Comm& inter, bool high, MPI_Comm* out) {

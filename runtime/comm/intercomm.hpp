@@ -44,6 +44,10 @@ Status leader_swap(const LeaderLink& link, const void* mine, size_t mine_bytes, 
 int lowest_pairs(uint32_t window, uint64_t* mask, int n, uint32_t* pairs);
 using AndOverMembers = std::function<Status(uint64_t* words, size_t n)>;
 Status agree_pairs(bool member, int n, const AndOverMembers& combine, uint32_t* pairs);
+// The two pairs of a new intercommunicator, free in both groups: each group ANDs its members'
+// free masks, the leaders (local rank `leader`, whose `link` reaches the other leader) swap and
+// AND theirs, and each leader broadcasts the result in its group. Collective over `local`.
+Status agree_inter_pairs(Comm& local, int leader, const LeaderLink& link, uint32_t pairs[2]);
 MPI_Comm register_inter(const groups::Members& local, const groups::Members& remote,
                         const uint32_t pairs[2], MPI_Errhandler errhandler);
 // MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL for two communicators, either kind.
