@@ -2760,7 +2760,7 @@ typedef enum {
 
 /* Return codes of the MPI_T functions (they never call an error handler). Error classes are
  * 6 bits in Weft (runtime/errors.hpp), so these lie in a range of their own below
- * MPI_ERR_LASTCODE; MPI_Error_class and MPI_Error_string do not know them yet. */
+ * MPI_ERR_LASTCODE, above the codes that carry a message; each is its own class. */
 #define MPI_T_ERR_MEMORY 0x3f00
 #define MPI_T_ERR_NOT_INITIALIZED 0x3f01
 #define MPI_T_ERR_CANNOT_INIT 0x3f02

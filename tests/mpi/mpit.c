@@ -207,6 +207,11 @@ static void check_categories_and_errors(void) {
   MPI_T_cvar_handle bad = MPI_T_CVAR_HANDLE_NULL;
   CHECK(MPI_T_cvar_handle_free(&bad) == MPI_T_ERR_INVALID_HANDLE);
   CHECK(MPI_T_cvar_read(bad, &index) == MPI_T_ERR_INVALID_HANDLE);
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  CHECK(error_class(MPI_T_ERR_INVALID_INDEX) == MPI_T_ERR_INVALID_INDEX);
+  CHECK(MPI_Error_string(MPI_T_ERR_CVAR_SET_NEVER, text, &len) == MPI_SUCCESS &&
+        strncmp(text, "MPI_T_ERR_CVAR_SET_NEVER", 24) == 0);
   int events = -1;
   CHECK(MPI_T_event_get_num(&events) == MPI_SUCCESS && events == 0);
   CHECK(MPI_T_event_get_info(0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) ==
