@@ -4,12 +4,25 @@
 #include <cstring>
 
 #include "coll/coll_op.hpp"
+#include "coll/registry.hpp"
 #include "pt2pt/match_bits.hpp"
 #include "pt2pt/pt2pt.hpp"
 #include "runtime/wait_state.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::coll {
+namespace {
+
+// The MPI_T counter of calls that `a` runs (runtime/tools/pvars.cpp names them); none for an
+// intercommunicator algorithm, which is not among algorithms_for(kind).
+tools::Counter* call_counter(const Algorithm& a) {
+  const auto list = algorithms_for(a.kind);
+  for (size_t i = 0; i < list.size() && i < size_t(tools::kMaxAlgorithms); ++i)
+    if (list[i] == &a) return &tools::g_counters.coll_calls[int(a.kind)][i];
+  return nullptr;
+}
+
+}  // namespace
 
 int CommChannel::tag(int lane) const {
   return int(((seq_ << kLaneBits) | uint32_t(lane)) & match_bits::kTagMask);
@@ -45,6 +58,7 @@ void CollOp::prepare(Comm& comm, const CallSpec& spec) {
   } else {
     spec_ = spec;
     algorithm_ = world().selector.choose(spec_.args);
+    calls_ = call_counter(*algorithm_);
     schedule_.clear();
     algorithm_->build(spec_.args, schedule_);
     executor_.plan(schedule_);
@@ -58,6 +72,7 @@ void CollOp::prepare(Comm& comm, const CallSpec& spec) {
 
 void CollOp::start() {
   finished_ = false;
+  if (calls_ != nullptr) calls_->add(1);
   ++comm_->ops_in_flight;
   Binding binding = spec_.binding;
   if (!spec_.send_typed.empty()) {
@@ -68,8 +83,10 @@ void CollOp::start() {
     spec_.recv_typed.pack(binding.recv, packed_recv_.data());
     binding.recv = packed_recv_.data();
   }
-  if (spec_.send_in_packed_recv >= 0) binding.send = packed_recv_.data() + spec_.send_in_packed_recv;
-  if (spec_.recv_in_packed_send >= 0) binding.recv = packed_send_.data() + spec_.recv_in_packed_send;
+  if (spec_.send_in_packed_recv >= 0)
+    binding.send = packed_recv_.data() + spec_.send_in_packed_recv;
+  if (spec_.recv_in_packed_send >= 0)
+    binding.recv = packed_send_.data() + spec_.recv_in_packed_send;
   if (!stage_.empty()) {
     std::memcpy(stage_.data(), binding.recv, stage_.size());
     binding.send = stage_.data();

@@ -5,6 +5,7 @@
 
 #include "coll/coll.hpp"
 #include "runtime/activity.hpp"
+#include "runtime/tools/counters.hpp"
 
 namespace weft::coll {
 
@@ -52,11 +53,12 @@ class CollOp final : public Activity {
 
   CallSpec spec_;
   const Algorithm* algorithm_ = nullptr;  // the one schedule_ was built by
+  tools::Counter* calls_ = nullptr;       // its MPI_T call counter (none for intercommunicators)
   Schedule schedule_;
   Executor executor_;
   CommChannel channel_;
-  Comm* comm_ = nullptr;  // kept alive while this runs (CommTable::retire)
-  std::vector<unsigned char> stage_;               // in-place all-to-all: the input's copy
+  Comm* comm_ = nullptr;              // kept alive while this runs (CommTable::retire)
+  std::vector<unsigned char> stage_;  // in-place all-to-all: the input's copy
   std::vector<unsigned char> packed_send_, packed_recv_;  // non-contiguous datatypes
   Completion* report_ = nullptr;
   bool finished_ = true;

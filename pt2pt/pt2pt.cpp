@@ -5,6 +5,7 @@
 
 #include "pt2pt/match_bits.hpp"
 #include "runtime/fortran_handles.hpp"
+#include "runtime/tools/counters.hpp"
 #include "runtime/wait_state.hpp"
 #include "runtime/world.hpp"
 
@@ -82,6 +83,8 @@ Status start_send(const Comm& comm, const void* buf, size_t bytes, int dest, int
   }
   r->kind = WeftRequestKind::kSend;
   wait_state::note_message(true, comm, dest, tag, bytes);
+  tools::g_counters.messages_sent.add(1);
+  tools::g_counters.bytes_sent.add(bytes);
   // Ready mode needs no protocol of its own: a standard send is a correct ready send.
   return post_send(comm, comm.context, buf, bytes, dest, tag, mode == SendMode::kSynchronous,
                    &r->completion);
@@ -96,6 +99,8 @@ Status start_recv(const Comm& comm, void* buf, size_t bytes, int source, int tag
   }
   r->kind = WeftRequestKind::kRecv;
   wait_state::note_message(false, comm, source, tag, bytes);
+  tools::g_counters.messages_received.add(1);
+  tools::g_counters.bytes_received.add(bytes);
   return post_recv(comm, comm.context, buf, bytes, source, tag, &r->completion);
 }
 
@@ -129,6 +134,8 @@ Status start_mrecv(MPI_Message message, void* buf, size_t bytes, Request* r) {
   fhandles::forget_message(message);  // its MPI_Message_c2f integer, if any, goes stale
   r->comm = owned->comm;
   r->kind = WeftRequestKind::kRecv;
+  tools::g_counters.messages_received.add(1);
+  tools::g_counters.bytes_received.add(bytes);
   return world().transport->recv_message(owned->taken, buf, bytes, &r->completion);
 }
 

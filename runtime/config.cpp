@@ -3,6 +3,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace weft {
 
@@ -16,12 +18,13 @@ constexpr const char* kForceDoc =
 const std::vector<Setting>& settings() {
   static const std::vector<Setting> table = {
       {"WEFT_SPIN_US", "1000",
-       "Microseconds a waiting call polls before it blocks on the transport's event fd."},
+       "Microseconds a waiting call polls before it blocks on the transport's event fd.", true,
+       true},
       {"WEFT_YIELD", "auto",
        "1: give the core away (sched_yield) between polls while spinning; 0: spin hard. "
        "auto: 1 when this node runs more ranks than it has cores."},
       {"WEFT_POLL_MS", "100",
-       "Upper bound in milliseconds on one blocking sleep of the progress engine."},
+       "Upper bound in milliseconds on one blocking sleep of the progress engine.", true, true},
       {"WEFT_TUNING_FILE", "auto",
        "Collective cost-model parameters written by weft_tune. auto: "
        "$XDG_CONFIG_HOME/weft/tuning (or ~/.config/weft/tuning) if it exists, else built-in "
@@ -44,7 +47,8 @@ const std::vector<Setting>& settings() {
        "members of the communicator exchange a small description of their calls, and a "
        "mismatch (another collective, root, count or op) fails on every rank with "
        "MPI_ERR_OTHER naming both calls instead of hanging. Costs one small allgather per "
-       "call (man weft_coll)."},
+       "call (man weft_coll).",
+       true, true},
       {"WEFT_RMA_PATH", "auto",
        "How one-sided operations reach a target's window memory. auto: by load/store where "
        "the library allocated it on this node (MPI_Win_allocate, _shared), by cross-memory "
@@ -52,20 +56,45 @@ const std::vector<Setting>& settings() {
        "nodes, contiguous puts and gets by the transport's RMA (UCX ucp_put_nbx/ucp_get_nbx, "
        "not for dynamic windows) and everything else by messages that the target serves. "
        "transport: every target but the caller itself as if on another node (shared-memory "
-       "windows excepted). messages: the same, but by messages only."},
+       "windows excepted). messages: the same, but by messages only.",
+       false},
       {"WEFT_ASYNC_PROGRESS", "auto",
        "auto: while a window's members exchange one-sided requests (targets on other nodes), "
        "a thread serves them whenever the application is outside MPI, so a target that "
        "computes does not hold its origins up; MPI calls then take turns with it through a "
-       "lock. 0: no thread; requests are served only inside MPI calls."},
+       "lock. 0: no thread; requests are served only inside MPI calls.",
+       false},
       {"WEFT_STATE_SIGNAL", "unset",
        "Set by weftrun and weftd: the signal on which a rank writes what it is blocked in to "
-       "stderr for the hang report (weftrun --timeout, SIGUSR1 to weftrun). Unset: no handler."},
+       "stderr for the hang report (weftrun --timeout, SIGUSR1 to weftrun). Unset: no handler.",
+       true, false, true},
   };
   return table;
 }
 
+namespace {
+struct Overrides {
+  std::mutex mutex;
+  std::map<std::string, std::string> values;
+};
+Overrides& overrides() {
+  static Overrides o;
+  return o;
+}
+}  // namespace
+
+void set_setting(const char* name, const std::string& value) {
+  Overrides& o = overrides();
+  std::lock_guard<std::mutex> hold(o.mutex);
+  o.values[name] = value;
+}
+
 std::string setting_value(const char* name) {
+  {
+    Overrides& o = overrides();
+    std::lock_guard<std::mutex> hold(o.mutex);
+    if (auto it = o.values.find(name); it != o.values.end()) return it->second;
+  }
   if (const char* v = std::getenv(name)) return v;
   for (const Setting& s : settings())
     if (std::strcmp(s.name, name) == 0) return s.default_value;

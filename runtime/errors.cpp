@@ -9,8 +9,10 @@
 namespace weft {
 namespace {
 
-constexpr int kSlots = 255;  // codes carry slot+1 above the class bits; slot 0 = no message
-static_assert(((kSlots + 1) << kClassBits) - 1 <= MPI_ERR_LASTCODE);
+// Codes carry slot+1 above the class bits; slot 0 = no message. The codes above the last slot's
+// are the MPI_T return codes (MPI_T_ERR_*), each its own class.
+constexpr int kSlots = 251;
+static_assert(((kSlots + 1) << kClassBits) - 1 < MPI_T_ERR_MEMORY);
 
 struct MessageRing {
   std::mutex lock;
@@ -89,6 +91,30 @@ constexpr const char* kDescriptions[] = {
 constexpr int kNumClasses = sizeof(kDescriptions) / sizeof(kDescriptions[0]);
 static_assert(kNumClasses == MPI_ERR_SESSION + 1);
 
+constexpr const char* kToolsDescriptions[] = {
+    "MPI_T_ERR_MEMORY: out of memory",
+    "MPI_T_ERR_NOT_INITIALIZED: MPI_T not initialized",
+    "MPI_T_ERR_CANNOT_INIT: MPI_T cannot be initialized",
+    "MPI_T_ERR_INVALID_INDEX: index invalid or out of range",
+    "MPI_T_ERR_INVALID_ITEM: item index queried is out of range",
+    "MPI_T_ERR_INVALID_HANDLE: handle is invalid",
+    "MPI_T_ERR_OUT_OF_HANDLES: no more handles available",
+    "MPI_T_ERR_OUT_OF_SESSIONS: no more sessions available",
+    "MPI_T_ERR_INVALID_SESSION: session argument is not valid",
+    "MPI_T_ERR_CVAR_SET_NOT_NOW: control variable cannot be set now",
+    "MPI_T_ERR_CVAR_SET_NEVER: control variable cannot be set",
+    "MPI_T_ERR_PVAR_NO_STARTSTOP: performance variable cannot be started or stopped",
+    "MPI_T_ERR_PVAR_NO_WRITE: performance variable cannot be written or reset",
+    "MPI_T_ERR_PVAR_NO_ATOMIC: performance variable cannot be read and written atomically",
+    "MPI_T_ERR_INVALID_NAME: name does not match",
+    "MPI_T_ERR_INVALID: invalid use of the interface or bad parameter value",
+    "MPI_T_ERR_NOT_ACCESSIBLE: requested functionality not accessible",
+    "MPI_T_ERR_NOT_SUPPORTED: requested functionality not supported",
+};
+static_assert(sizeof(kToolsDescriptions) / sizeof(kToolsDescriptions[0]) ==
+              MPI_T_ERR_NOT_SUPPORTED - MPI_T_ERR_MEMORY + 1);
+bool is_tools_code(int code) { return code >= MPI_T_ERR_MEMORY && code <= MPI_T_ERR_NOT_SUPPORTED; }
+
 }  // namespace
 
 int make_error_code(int error_class, const std::string& message) {
@@ -104,6 +130,7 @@ int make_error_code(int error_class, const std::string& message) {
 int error_class_of(int code) {
   if (code > MPI_ERR_LASTCODE) return user_errors().class_of(code);
   if (code < 0) return -1;
+  if (is_tools_code(code)) return code;
   const int cls = code & kClassMask;
   return cls < kNumClasses ? cls : -1;
 }
@@ -113,6 +140,7 @@ std::string error_string(int code) {
   if (user_errors().string_of(code, &user_text)) return user_text;
   const int cls = error_class_of(code);
   if (cls < 0) return "unknown error code " + std::to_string(code);
+  if (is_tools_code(code)) return kToolsDescriptions[code - MPI_T_ERR_MEMORY];
   const int slot = (code >> kClassBits) - 1;
   if (slot >= 0) {
     MessageRing& r = ring();
@@ -124,6 +152,7 @@ std::string error_string(int code) {
 
 std::string error_class_description(int error_class) {
   if (error_class >= 0 && error_class < kNumClasses) return kDescriptions[error_class];
+  if (is_tools_code(error_class)) return kToolsDescriptions[error_class - MPI_T_ERR_MEMORY];
   std::string text;
   if (user_errors().class_of(error_class) != error_class || error_class < 0)
     return "unknown error class " + std::to_string(error_class);

@@ -15,6 +15,7 @@
 #include "runtime/activity.hpp"
 #include "runtime/call_lock.hpp"
 #include "runtime/request.hpp"
+#include "runtime/tools/counters.hpp"
 #include "runtime/wait_state.hpp"
 
 namespace weft {
@@ -59,6 +60,7 @@ class Progress {
       }
     }
     wait_state::blocking_begins();
+    const long blocked_since = now_ns();
     while (!done()) {
       if (poll() != 0) continue;
       if (done()) break;
@@ -66,6 +68,7 @@ class Progress {
       pollfd pfd{transport_->wait_fd(), POLLIN, 0};
       (void)::poll(&pfd, 1, poll_ms_);
     }
+    tools::g_counters.blocked_ns.add(uint64_t(now_ns() - blocked_since));
     wait_state::blocking_ends();
   }
 
@@ -83,6 +86,7 @@ class Progress {
       CallGuard::yield_turn(yield_);
     }
     wait_state::blocking_begins();
+    const long blocked_since = now_ns();
     while (!done()) {
       if (poll() != 0) {
         call_lock::progressed();
@@ -91,6 +95,7 @@ class Progress {
       if (done()) break;
       call_lock::block(transport_, poll_ms_);
     }
+    tools::g_counters.blocked_ns.add(uint64_t(now_ns() - blocked_since));
     wait_state::blocking_ends();
   }
 

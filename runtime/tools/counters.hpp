@@ -1,0 +1,35 @@
+// The counters behind MPI_T performance variables, kept where the events happen (pt2pt starts,
+// coll/select's choice, the blocking part of waits) and read by runtime/tools/pvars.cpp.
+// Writers hold the call lock or are the only thread in the library, so an increment is a relaxed
+// load and store (no locked instruction on the fast path); readers on any thread see whole values.
+#pragma once
+#include <atomic>
+#include <cstdint>
+
+namespace weft::tools {
+
+struct Counter {
+  std::atomic<uint64_t> value{0};
+  void add(uint64_t n) {
+    value.store(value.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+  uint64_t get() const { return value.load(std::memory_order_relaxed); }
+};
+
+// Room for the algorithms of one collective (coll/registry.cpp lists fewer).
+inline constexpr int kMaxAlgorithms = 16;
+inline constexpr int kMaxCollKinds = 32;
+
+struct Counters {
+  Counter messages_sent;      // MPI_Send/Isend/... started to a real rank (not MPI_PROC_NULL)
+  Counter bytes_sent;         // their payload
+  Counter messages_received;  // receives started (MPI_Recv/Irecv/Mrecv...)
+  Counter bytes_received;     // bytes of the receive buffers posted (at most what arrives)
+  Counter blocked_ns;         // nanoseconds waits spent blocked (after spinning)
+  // Collective calls by algorithm: [CollKind][index in coll::algorithms_for(kind)].
+  Counter coll_calls[kMaxCollKinds][kMaxAlgorithms];
+};
+
+inline Counters g_counters;
+
+}  // namespace weft::tools
