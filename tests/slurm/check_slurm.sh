@@ -28,7 +28,23 @@ fail() {
   echo "--- slurmd logs"; tail -n 5 "$dir"/slurmd-*.log 2>/dev/null
   exit 1
 }
-"$here/slurm_cluster.sh" up "$dir" $((20000 + ($$ % 9000) * 4)) || fail "the Slurm cluster did not start"
+# Four ports for slurmctld and the slurmd's: below the kernel's ephemeral range (where the
+# other tests' sockets take theirs), and none of them in use in any state right now.
+free_ports() {
+  local low base p used
+  low=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  used=$(ss -Htan 2>/dev/null | awk '{n = split($4, a, ":"); print a[n]}' | sort -u)
+  for try in $(seq 50); do
+    base=$((20000 + (($$ + try * 7919) % ((low - 20004) / 4)) * 4))
+    for p in $base $((base + 1)) $((base + 2)) $((base + 3)); do
+      grep -qx "$p" <<<"$used" && continue 2
+    done
+    echo "$base"
+    return
+  done
+  echo 20000
+}
+"$here/slurm_cluster.sh" up "$dir" "$(free_ports)" || fail "the Slurm cluster did not start"
 export SLURM_CONF=$dir/slurm.conf
 export HOSTS_CHECK_VERBOSE=1
 
