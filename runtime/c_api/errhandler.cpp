@@ -33,9 +33,7 @@ int set_errhandler(const char* fn, MPI_Comm comm, MPI_Errhandler errhandler) {
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, weft::lookup_comm(world().comms, comm, "comm", &c));
   WEFT_CHECK(comm, fn, weft::errhandlers().check(errhandler, "errhandler"));
-  weft::errhandler_retain(errhandler);
-  weft::errhandler_release(c->errhandler);
-  c->errhandler = errhandler;
+  weft::errhandler_replace(&c->errhandler, errhandler);
   return MPI_SUCCESS;
 }
 

@@ -130,10 +130,8 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
   io::File* f = nullptr;
   if (file != MPI_FILE_NULL) WEFT_FILE_LOOKUP(file, fn, f);
   WEFT_FILE_CHECK(file, fn, weft::errhandlers().check(errhandler, "errhandler"));
-  MPI_Errhandler& slot = f != nullptr ? f->errhandler : io::files().default_errhandler;
-  weft::errhandler_retain(errhandler);
-  weft::errhandler_release(slot);
-  slot = errhandler;
+  weft::errhandler_replace(f != nullptr ? &f->errhandler : &io::files().default_errhandler,
+                           errhandler);
   return MPI_SUCCESS;
 }
 

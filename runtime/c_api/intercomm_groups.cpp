@@ -58,10 +58,7 @@ Status create(const weft::groups::Members& local, int local_leader,
   if (pair != MPI_COMM_NULL) (void)weft::comm_free(pair);
   (void)weft::comm_free(local_comm);
   WEFT_TRY(made);
-  Comm* inter = world().comms.find(*out);
-  weft::errhandler_retain(errhandler);
-  weft::errhandler_release(inter->errhandler);
-  inter->errhandler = errhandler;
+  weft::errhandler_replace(&world().comms.find(*out)->errhandler, errhandler);
   return Status::success();
 }
 

@@ -185,9 +185,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   rma::Window* w = nullptr;
   WEFT_WIN_CHECK(win, fn, capi::window_arg(win, &w));
   WEFT_WIN_CHECK(win, fn, weft::errhandlers().check(errhandler, "errhandler"));
-  weft::errhandler_retain(errhandler);
-  weft::errhandler_release(w->errhandler);
-  w->errhandler = errhandler;
+  weft::errhandler_replace(&w->errhandler, errhandler);
   return MPI_SUCCESS;
 }
 

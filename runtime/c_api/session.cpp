@@ -212,9 +212,7 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler) 
   weft::Session* s = nullptr;
   WEFT_SESSION_CHECK(session, fn, weft::lookup_session(session, "session", &s));
   WEFT_SESSION_CHECK(session, fn, weft::errhandlers().check(errhandler, "errhandler"));
-  weft::errhandler_retain(errhandler);
-  weft::errhandler_release(s->errhandler);
-  s->errhandler = errhandler;
+  weft::errhandler_replace(&s->errhandler, errhandler);
   return MPI_SUCCESS;
 }
 

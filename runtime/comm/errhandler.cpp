@@ -51,6 +51,12 @@ ErrhandlerTable& errhandlers() {
 void errhandler_retain(MPI_Errhandler handler) { errhandlers().retain(handler); }
 void errhandler_release(MPI_Errhandler handler) { errhandlers().release(handler); }
 
+void errhandler_replace(MPI_Errhandler* slot, MPI_Errhandler handler) {
+  errhandler_retain(handler);
+  errhandler_release(*slot);
+  *slot = handler;
+}
+
 void invoke_errhandler(MPI_Comm comm, MPI_Errhandler handler, int code,
                        const std::string& message) {
   if (handler == MPI_ERRORS_RETURN) return;

@@ -42,6 +42,9 @@ ErrhandlerTable& errhandlers();
 // communicator calls errhandler_release on its handler.
 void errhandler_retain(MPI_Errhandler handler);
 void errhandler_release(MPI_Errhandler handler);
+// MPI_*_set_errhandler's part: `*slot` (a communicator's, window's, file's or session's handler)
+// becomes `handler`, which is retained, and the handler it held is released.
+void errhandler_replace(MPI_Errhandler* slot, MPI_Errhandler handler);
 
 // Raises error `code` on `comm`, whose handler is `handler`: a user handler is called with
 // (&comm, &code) and returns; MPI_ERRORS_RETURN does nothing; MPI_ERRORS_ARE_FATAL and
