@@ -9,7 +9,7 @@
 
 #include "check.h"
 
-enum { kMaxThreads = 8 };
+enum { kMaxThreads = 8, kMaxRanks = 64 };
 
 /* Threads per rank: WEFT_TEST_THREADS (2..8), 3 by default. */
 static inline int thread_count(void) {
@@ -18,10 +18,17 @@ static inline int thread_count(void) {
   return n < 2 ? 2 : n > kMaxThreads ? kMaxThreads : n;
 }
 
-static inline void init_multiple(int* argc, char*** argv) {
+/* MPI_Init_thread at MPI_THREAD_MULTIPLE (which must be provided), MPI_ERRORS_RETURN on the
+ * predefined communicators, and this rank's place in the world ring (left/right may be NULL);
+ * the programs' per-rank arrays hold kMaxRanks. */
+static inline void init_multiple(int* argc, char*** argv, int* rank, int* size, int* left,
+                                 int* right) {
   int provided = -1;
   MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
   CHECK(provided == MPI_THREAD_MULTIPLE);
+  errors_return();
+  world_ring(rank, size, left, right);
+  CHECK(*size <= kMaxRanks);
 }
 
 /* Runs fn(0) .. fn(n-1) on n threads (kMaxThreads + 1 at most) at once and waits for them all. */

@@ -9,7 +9,7 @@ static int g_rank, g_size;
 static MPI_Comm g_comms[kMaxThreads];
 
 static void rounds_on(MPI_Comm comm, int t) {
-  int gathered[64];
+  int gathered[kMaxRanks];
   for (int i = 0; i < kRounds; ++i) {
     int mine = g_rank + t + i, sum = -1;
     CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, comm));
@@ -43,10 +43,7 @@ static void* per_thread(void* arg) {
 }
 
 int main(int argc, char** argv) {
-  init_multiple(&argc, &argv);
-  errors_return();
-  world_ring(&g_rank, &g_size, NULL, NULL);
-  CHECK(g_size <= 64);
+  init_multiple(&argc, &argv, &g_rank, &g_size, NULL, NULL);
   const int threads = thread_count();
   for (int t = 0; t < threads; ++t) {
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &g_comms[t]));

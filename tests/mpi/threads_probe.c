@@ -12,7 +12,7 @@ enum { kPerPeer = 30, kProbed = 10 };
 
 static int g_rank, g_size;
 static atomic_int g_claimed;
-static atomic_int g_seen[64][kPerPeer];
+static atomic_int g_seen[kMaxRanks][kPerPeer];
 
 /* Takes messages of tag 7 from anyone until all size * kPerPeer are claimed: each thread
  * claims one before probing for it, so no thread waits for a message that never comes. */
@@ -48,12 +48,12 @@ static void* probed(void* arg) {
   int buf[kProbed + 1];
   int out[kProbed + 1];
   for (int i = 0; i <= kProbed; ++i) out[i] = g_rank * 100 + i;
-  MPI_Request sends[64 * kProbed];
+  MPI_Request sends[kMaxRanks * kProbed];
   int n = 0;
   for (int dest = 0; dest < g_size; ++dest)
     for (int i = 1; i <= kProbed; ++i)
       CHECK_MPI(MPI_Isend(out, i, MPI_INT, dest, 100 + t, MPI_COMM_WORLD, &sends[n++]));
-  int next[64];
+  int next[kMaxRanks];
   for (int r = 0; r < g_size; ++r) next[r] = 1;
   for (int k = 0; k < g_size * kProbed; ++k) {
     MPI_Status st;
@@ -91,14 +91,11 @@ static void* handoff(void* arg) {
 }
 
 int main(int argc, char** argv) {
-  init_multiple(&argc, &argv);
-  errors_return();
-  world_ring(&g_rank, &g_size, NULL, NULL);
-  CHECK(g_size <= 64);
+  init_multiple(&argc, &argv, &g_rank, &g_size, NULL, NULL);
   const int threads = thread_count();
 
   check_context("MPI_Mprobe/MPI_Improbe from %d threads at once", threads);
-  MPI_Request sends[64 * kPerPeer];
+  MPI_Request sends[kMaxRanks * kPerPeer];
   int out[kPerPeer];
   for (int i = 0; i < kPerPeer; ++i) out[i] = g_rank * 1000 + i;
   int n = 0;
