@@ -29,6 +29,15 @@ struct SharedState {
 };
 SharedState g_state;
 
+// What the PMIx callbacks queued in `queue` so far, taken out under the lock (weftrun's loop).
+template <typename T>
+std::vector<T> take_all(std::vector<T>* queue) {
+  std::lock_guard<std::mutex> guard(g_state.lock);
+  std::vector<T> out;
+  out.swap(*queue);
+  return out;
+}
+
 void notify() {
   const char byte = 'a';  // not a signal number: only wakes the loop
   if (g_state.notify_fd >= 0) (void)!write(g_state.notify_fd, &byte, 1);
@@ -299,26 +308,11 @@ std::string PmixServer::add_client_env(const std::string& nspace, int rank,
   return rc == PMIX_SUCCESS ? std::string() : failure("PMIx_server_setup_fork", rc);
 }
 
-std::vector<AbortEvent> PmixServer::take_aborts() {
-  std::lock_guard<std::mutex> guard(g_state.lock);
-  std::vector<AbortEvent> out;
-  out.swap(g_state.aborts);
-  return out;
-}
+std::vector<AbortEvent> PmixServer::take_aborts() { return take_all(&g_state.aborts); }
 
-std::vector<PendingFence> PmixServer::take_fences() {
-  std::lock_guard<std::mutex> guard(g_state.lock);
-  std::vector<PendingFence> out;
-  out.swap(g_state.fences);
-  return out;
-}
+std::vector<PendingFence> PmixServer::take_fences() { return take_all(&g_state.fences); }
 
-std::vector<SpawnRequest> PmixServer::take_spawns() {
-  std::lock_guard<std::mutex> guard(g_state.lock);
-  std::vector<SpawnRequest> out;
-  out.swap(g_state.spawns);
-  return out;
-}
+std::vector<SpawnRequest> PmixServer::take_spawns() { return take_all(&g_state.spawns); }
 
 void PmixServer::complete_spawn(void* handle, const std::string& nspace, bool ok) {
   auto* call = static_cast<SpawnCall*>(handle);
@@ -328,12 +322,7 @@ void PmixServer::complete_spawn(void* handle, const std::string& nspace, bool ok
   delete call;
 }
 
-std::vector<NameRequest> PmixServer::take_names() {
-  std::lock_guard<std::mutex> guard(g_state.lock);
-  std::vector<NameRequest> out;
-  out.swap(g_state.names);
-  return out;
-}
+std::vector<NameRequest> PmixServer::take_names() { return take_all(&g_state.names); }
 
 void PmixServer::complete_names(void* handle, NameOutcome outcome,
                                 const std::vector<std::pair<std::string, std::string>>& found) {
