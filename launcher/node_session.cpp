@@ -2,11 +2,13 @@
 #include "launcher/node_session.hpp"
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <filesystem>
 
 #include "launcher/session_dir.hpp"
+#include "pt2pt/shm/segment_name.hpp"
 
 namespace weft::launcher {
 
@@ -18,6 +20,7 @@ std::string NodeSession::start(const JobSpec& spec, int node, int notify_fd, boo
       !e.empty())
     return e;
   if (std::string e = server_.register_job(spec, node, spec.universe_size); !e.empty()) return e;
+  shm_segment_ = shm::segment_name(spec.nspace, spec.nodes[size_t(node)]);
   return ranks_.start(spec, node, &server_, spec.node_of_rank[0] == node);
 }
 
@@ -30,6 +33,11 @@ void NodeSession::finish() {
     }
   }
   server_.stop();
+  // The ranks unlink it once all have mapped it; not if the job died before that.
+  if (!shm_segment_.empty()) {
+    shm_unlink(shm_segment_.c_str());
+    shm_segment_.clear();
+  }
   if (!tmpdir_.empty()) {
     std::error_code ignored;
     std::filesystem::remove_all(tmpdir_, ignored);

@@ -18,7 +18,7 @@ class NodeSession {
   // Returns "" or what failed (ranks already started keep running).
   std::string start(const JobSpec& spec, int node, int notify_fd, bool dynamic = false);
   // Kills the ranks' process group (any rank still running is reaped), stops the server and
-  // removes the directory.
+  // removes the directory and the node's shared-memory segment (pt2pt/shm/segment.hpp).
   void finish();
 
   PmixServer& server() { return server_; }
@@ -26,6 +26,7 @@ class NodeSession {
 
  private:
   std::string tmpdir_;
+  std::string shm_segment_;
   PmixServer server_;
   LocalRanks ranks_;
 };

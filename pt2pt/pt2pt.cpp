@@ -21,7 +21,8 @@ Status post_send(const Comm& comm, uint32_t context, const void* buf, size_t byt
 Status post_recv(const Comm& comm, uint32_t context, void* buf, size_t bytes, int source, int tag,
                  Completion* c) {
   const match_bits::RecvMatch m = match_bits::make_recv(context, source, tag, comm.internal);
-  return world().transport->irecv(buf, bytes, m.bits, m.mask, c);
+  const int peer = source == MPI_ANY_SOURCE ? kAnyPeer : comm.peer_world_rank(source);
+  return world().transport->irecv(peer, buf, bytes, m.bits, m.mask, c);
 }
 
 void fill_probe_status(const ProbeResult& found, MPI_Status* status) {
@@ -46,10 +47,11 @@ Status find_message(const Comm& comm, int source, int tag, bool blocking, bool t
   }
   World& w = world();
   const match_bits::RecvMatch m = match_bits::make_recv(comm.context, source, tag, comm.internal);
+  const int peer = source == MPI_ANY_SOURCE ? kAnyPeer : comm.peer_world_rank(source);
   ProbeResult found;
   auto look = [&] {
-    return take ? w.transport->take_message(m.bits, m.mask, &found)
-                : w.transport->iprobe(m.bits, m.mask, &found);
+    return take ? w.transport->take_message(peer, m.bits, m.mask, &found)
+                : w.transport->iprobe(peer, m.bits, m.mask, &found);
   };
   bool hit = look();
   if (!hit && blocking) {

@@ -1,7 +1,8 @@
 // The abstract tagged-message transport under MPI point-to-point: addresses, lazy connections,
 // send/recv/probe/matched probe on 64-bit match bits (pt2pt/match_bits.hpp), progress and a
 // wait fd; optionally one-sided access (RMA) to memory peers registered. Threading: called from
-// one thread at a time (MPI_THREAD_SERIALIZED at most).
+// one thread at a time (MPI_THREAD_SERIALIZED at most). Implementations: pt2pt/ucx_transport
+// (any peer), pt2pt/shm/shm_transport (this node's ranks) and pt2pt/hybrid_transport (both).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -20,13 +21,18 @@ struct Completion {
   uint64_t sender_bits = 0;  // match bits of the message received
   size_t bytes = 0;          // bytes received
   void* handle = nullptr;    // the transport's own request while in flight
+  uint8_t route = 0;         // which part of a composite transport has it (pt2pt/hybrid_transport)
 };
 
 struct ProbeResult {
   uint64_t sender_bits = 0;
   size_t bytes = 0;
   void* message = nullptr;  // take_message only: the transport's handle of the message taken
+  uint8_t route = 0;        // take_message only: as Completion::route
 };
+
+// The `peer` of a receive or probe whose source is MPI_ANY_SOURCE.
+inline constexpr int kAnyPeer = -1;
 
 // Opaque handles of the RMA part: this process's registered memory, a peer's unpacked key.
 struct MemoryRegistration;
@@ -43,12 +49,15 @@ class Transport {
   // Starts a send to world rank `peer`; `sync` completes only once matched by a receive.
   virtual Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                        Completion* c) = 0;
-  virtual Status irecv(void* buf, size_t len, uint64_t bits, uint64_t mask, Completion* c) = 0;
+  // Receives, probes and matched probes name the world rank of the sender the bits ask for in
+  // `peer` (kAnyPeer for any), so that a transport made of several can tell which has it.
+  virtual Status irecv(int peer, void* buf, size_t len, uint64_t bits, uint64_t mask,
+                       Completion* c) = 0;
   // Looks for a matching unreceived message without receiving it.
-  virtual bool iprobe(uint64_t bits, uint64_t mask, ProbeResult* out) = 0;
+  virtual bool iprobe(int peer, uint64_t bits, uint64_t mask, ProbeResult* out) = 0;
   // Matched probe: finds a matching unreceived message and takes it out of matching, so that no
   // receive can match it; out->message then must be passed to recv_message, exactly once.
-  virtual bool take_message(uint64_t bits, uint64_t mask, ProbeResult* out) = 0;
+  virtual bool take_message(int peer, uint64_t bits, uint64_t mask, ProbeResult* out) = 0;
   // Receives a message `taken` by take_message into `len` bytes at `buf`; the outcome arrives in
   // `c` as for irecv (truncation included). Such a receive cannot be cancelled.
   virtual Status recv_message(const ProbeResult& taken, void* buf, size_t len, Completion* c) = 0;
@@ -63,6 +72,8 @@ class Transport {
   virtual void wake() = 0;
   // Completes every started send at its destination (used before teardown).
   virtual Status flush() = 0;
+  // Processes of another namespace (MPI_Comm_connect, MPI_Comm_spawn) may now send to this one.
+  virtual void expect_other_namespaces() {}
 
   // RMA, where the transport has it (rma_capable()). register_memory makes [base, base+bytes)
   // accessible to peers and packs the key they need into `key`; unpack_key turns a connected
@@ -70,6 +81,8 @@ class Transport {
   // `address` in the peer's memory and report its local completion (buffer reusable; for get,
   // data arrived) in `c`; flush_peer completes every earlier put/get to `peer` at the peer.
   virtual bool rma_capable() const { return false; }
+  // Whether RMA to `peer` can start (else connect(peer, ...) first).
+  virtual bool rma_connected(int peer) const { return connected(peer); }
   virtual Status register_memory(void* base, size_t bytes, MemoryRegistration** out,
                                  std::vector<uint8_t>* key);
   virtual void deregister_memory(MemoryRegistration*) {}

@@ -162,7 +162,8 @@ class UcxTransport final : public Transport {
     return track(r, c, "ucp_tag_send_nbx");
   }
 
-  Status irecv(void* buf, size_t len, uint64_t bits, uint64_t mask, Completion* c) override {
+  Status irecv(int, void* buf, size_t len, uint64_t bits, uint64_t mask,
+               Completion* c) override {
     // Always through the callback: with the v2 protocols an in-place completion leaves
     // recv_info unfilled (seen with UCX 1.13.1), which would lose the sender and length.
     ucp_request_param_t p{};
@@ -177,11 +178,11 @@ class UcxTransport final : public Transport {
     return Status::success();
   }
 
-  bool iprobe(uint64_t bits, uint64_t mask, ProbeResult* out) override {
+  bool iprobe(int, uint64_t bits, uint64_t mask, ProbeResult* out) override {
     return probe(bits, mask, false, out);
   }
 
-  bool take_message(uint64_t bits, uint64_t mask, ProbeResult* out) override {
+  bool take_message(int, uint64_t bits, uint64_t mask, ProbeResult* out) override {
     return probe(bits, mask, true, out);
   }
 

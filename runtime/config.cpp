@@ -25,6 +25,21 @@ const std::vector<Setting>& settings() {
        "auto: 1 when this node runs more ranks than it has cores."},
       {"WEFT_POLL_MS", "100",
        "Upper bound in milliseconds on one blocking sleep of the progress engine.", true, true},
+      {"WEFT_SHM", "1",
+       "1: ranks of one node exchange messages through a shared-memory segment of the job "
+       "(eager copies through per-pair rings, single-copy by process_vm_readv for large "
+       "messages); where the kernel refuses cross-memory attach between them the network "
+       "transport carries them instead. 0: always the network transport (UCX).",
+       true, true},
+      {"WEFT_SHM_EAGER_LIMIT", "8192",
+       "Largest message in bytes that goes through the shared-memory rings (copied in by the "
+       "sender, out by the receiver); larger ones are copied once, by the receiver, from the "
+       "sender's buffer. Capped at half a ring.",
+       true, true},
+      {"WEFT_SHM_RING_BYTES", "auto",
+       "Bytes of each ring between two ranks of a node (a power of two, 8 KiB to 256 KiB). "
+       "auto: 32 MiB divided among the node's ranks squared, within those bounds.",
+       true},
       {"WEFT_TUNING_FILE", "auto",
        "Collective cost-model parameters written by weft_tune. auto: "
        "$XDG_CONFIG_HOME/weft/tuning (or ~/.config/weft/tuning) if it exists, else built-in "

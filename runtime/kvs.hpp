@@ -21,6 +21,9 @@ struct JobInfo {
   int appnum = 0;
   std::string hostname;
   std::string nspace;  // the PMIx namespace ("" for a singleton): spawned jobs have their own
+  // The ranks of this job on this node (PMIX_LOCAL_PEERS), ascending; this rank alone when the
+  // launcher does not say.
+  std::vector<int> local_peers;
 };
 
 // One command of MPI_Comm_spawn(_multiple) as the launcher gets it (runtime/comm/spawn.*).

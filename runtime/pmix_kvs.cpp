@@ -4,7 +4,9 @@
 #include <pmix.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 
 #include "mpi.h"
@@ -15,6 +17,23 @@ namespace {
 
 Status pmix_error(const char* what, pmix_status_t rc) {
   return Status::error(MPI_ERR_OTHER, std::string(what) + " failed: " + PMIx_Error_string(rc));
+}
+
+// "0,3,5" as ranks, ascending; {me} when the list is missing, malformed or leaves `me` out.
+std::vector<int> parse_peers(const std::string& list, int me) {
+  std::vector<int> peers;
+  const char* p = list.c_str();
+  while (*p != '\0') {
+    char* end = nullptr;
+    const long r = std::strtol(p, &end, 10);
+    if (end == p || r < 0) return {me};
+    peers.push_back(int(r));
+    p = *end == ',' ? end + 1 : end;
+    if (*end != ',' && *end != '\0') return {me};
+  }
+  std::sort(peers.begin(), peers.end());
+  if (!std::binary_search(peers.begin(), peers.end(), me)) return {me};
+  return peers;
 }
 
 class PmixKvs final : public Kvs {
@@ -32,6 +51,7 @@ class PmixKvs final : public Kvs {
     job_.appnum = int(read_number(PMIX_APPNUM, false, 0));
     // The node as the launcher planned it (two simulated hosts on one machine are two nodes);
     // the machine's own name only where the server says nothing.
+    job_.local_peers = parse_peers(read_string(PMIX_LOCAL_PEERS, true), job_.rank);
     job_.hostname = read_string(PMIX_HOSTNAME);
     if (job_.hostname.empty()) {
       char host[256] = {};
@@ -155,9 +175,12 @@ class PmixKvs final : public Kvs {
 
  private:
   // A string key of this process, or "".
-  std::string read_string(const char* key) {
+  // A string key of this process, or of the job (wildcard rank).
+  std::string read_string(const char* key, bool job_level = false) {
+    pmix_proc_t who;
+    PMIX_LOAD_PROCID(&who, me_.nspace, job_level ? PMIX_RANK_WILDCARD : me_.rank);
     pmix_value_t* v = nullptr;
-    if (PMIx_Get(&me_, key, nullptr, 0, &v) != PMIX_SUCCESS || v == nullptr) return {};
+    if (PMIx_Get(&who, key, nullptr, 0, &v) != PMIX_SUCCESS || v == nullptr) return {};
     std::string out = v->type == PMIX_STRING && v->data.string != nullptr ? v->data.string : "";
     PMIX_VALUE_RELEASE(v);
     return out;

@@ -19,6 +19,7 @@ class SingletonKvs final : public Kvs {
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     job_.hostname = host;
+    job_.local_peers = {0};
   }
   const JobInfo& job() const override { return job_; }
   Status put(const std::string& key, const std::vector<uint8_t>& value) override {

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "coll/configure.hpp"
-#include "pt2pt/ucx_transport.hpp"
 #include "runtime/async_progress.hpp"
 #include "runtime/config.hpp"
+#include "runtime/transport_setup.hpp"
 #include "runtime/wait_state.hpp"
 
 namespace weft {
@@ -47,18 +47,12 @@ Status world_init(int required, int* provided) {
   const JobInfo& job = w.kvs->job();
   w.requested_thread_level = required;
   w.job_size = job.size;
-  UcxOptions options;
-  options.world_size = job.size;
-  options.local_size = job.local_size;
-  // Serialized whatever the level: the asynchronous progress thread and, under
-  // MPI_THREAD_MULTIPLE, any thread may drive the worker, one at a time under the call lock
-  // (runtime/call_lock.hpp).
-  options.multi_threaded = true;
-  options.oversubscribed = oversubscribed(job);
-  WEFT_TRY(make_ucx_transport(options, &w.transport));
-  WEFT_TRY(w.kvs->put(kAddressKey, w.transport->address()));
+  std::unique_ptr<Transport> net;
+  WEFT_TRY(start_transports(job, oversubscribed(job), &net));
+  WEFT_TRY(w.kvs->put(kAddressKey, net->address()));
   WEFT_TRY(w.kvs->commit());
   WEFT_TRY(w.kvs->fence(nullptr));
+  WEFT_TRY(finish_transports(job, std::move(net), &w.transport));
 
   w.progress.configure(w.transport.get(), &w.requests, setting_long("WEFT_SPIN_US", 1000),
                        setting_long("WEFT_YIELD", oversubscribed(job)) != 0,
@@ -104,6 +98,7 @@ int process_id(const std::string& nspace, int rank, const std::vector<uint8_t>& 
   for (size_t i = 0; i < w.foreign.size(); ++i)
     if (w.foreign[i].nspace == nspace && w.foreign[i].rank == rank) return w.kvs->job().size + int(i);
   w.foreign.push_back({nspace, rank, address});
+  w.transport->expect_other_namespaces();
   return w.kvs->job().size + int(w.foreign.size()) - 1;
 }
 

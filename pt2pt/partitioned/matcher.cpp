@@ -124,7 +124,7 @@ unsigned Matcher::advance() {
     ++n;
   }
   ProbeResult found;
-  while (t.take_message(kAnyControl.bits, kAnyControl.mask, &found)) {
+  while (t.take_message(kAnyPeer, kAnyControl.bits, kAnyControl.mask, &found)) {
     auto m = std::make_unique<InFlight>();
     if (t.recv_message(found, &m->message, sizeof m->message, &m->done).ok())
       incoming_.push_back(std::move(m));

@@ -60,7 +60,7 @@ void RecvSide::post_round() {
     const size_t offset = i * send_part_bytes_;
     void* into = contiguous() ? contiguous_at(offset) : &staging_[offset];
     const uint64_t bits = data_bits(channel_, int64_t(i));
-    const Status s = t.irecv(into, send_part_bytes_, bits, ~uint64_t{0}, &received_[i]);
+    const Status s = t.irecv(peer_world_, into, send_part_bytes_, bits, ~uint64_t{0}, &received_[i]);
     if (!s.ok()) {
       received_[i].done = true;
       if (outcome_.ok()) outcome_ = s;

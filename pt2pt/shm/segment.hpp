@@ -1,0 +1,71 @@
+// The job's shared-memory segment on one node: a control line per local rank (its pid and
+// whether it sleeps) and a ring (pt2pt/shm/ring.hpp) for every ordered pair of local ranks.
+// Lifecycle: the node's first rank creates it before the job's start-up fence, the others map
+// it after that fence, and once all have it mapped the name is unlinked; the launcher also
+// removes the name when the job ends on the node (launcher/node_session.cpp), so a job killed
+// during start-up leaves nothing in /dev/shm either.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "pt2pt/shm/ring.hpp"
+#include "runtime/status.hpp"
+
+namespace weft::shm {
+
+// One local rank's shared words.
+struct alignas(kCell) PeerControl {
+  std::atomic<uint32_t> sleeping{0};  // blocked in poll(2): senders must wake it
+  int32_t pid = 0;
+  uint64_t probe_address = 0;  // a word others read with process_vm_readv to test CMA
+};
+
+struct alignas(kCell) SegmentHeader {
+  uint64_t magic = 0;
+  uint32_t local_size = 0;
+  uint32_t ring_cells = 0;
+  std::atomic<uint32_t> attached{0};     // ranks that have mapped it
+  std::atomic<uint32_t> checked{0};      // ranks that have tested cross-memory attach
+  std::atomic<uint32_t> cma_refused{0};  // some rank could not read a peer's memory
+};
+
+class Segment {
+ public:
+  // Before the start-up fence, on the node's first rank: creates the named segment sized for
+  // `local_size` ranks with rings of `ring_bytes` (a power of two, at least 4 KiB).
+  static Status create(const std::string& name, int local_size, size_t ring_bytes);
+  // After the fence, on every local rank (`local` is its index among them): maps the segment,
+  // waits until all local ranks have, tests cross-memory attach to the next one, and unlinks
+  // the name. *out stays empty, with success, when the first rank could not create it (then
+  // no rank of the node has it).
+  static Status attach(const std::string& name, int local, int local_size,
+                       std::unique_ptr<Segment>* out);
+  ~Segment();
+  Segment(const Segment&) = delete;
+  Segment& operator=(const Segment&) = delete;
+
+  int local_size() const { return int(header_->local_size); }
+  size_t ring_cells() const { return header_->ring_cells; }
+  bool cma_allowed() const { return header_->cma_refused.load() == 0; }
+  PeerControl* peer(int local) const { return peers_ + local; }
+  // The ring from local rank `from` to local rank `to`.
+  RingControl* ring_control(int from, int to) const { return rings_ + ring_index(from, to); }
+  unsigned char* ring_cells(int from, int to) const {
+    return cells_ + ring_index(from, to) * ring_cells() * kCell;
+  }
+
+ private:
+  Segment() = default;
+  size_t ring_index(int from, int to) const { return size_t(to) * header_->local_size + size_t(from); }
+
+  unsigned char* base_ = nullptr;
+  size_t bytes_ = 0;
+  SegmentHeader* header_ = nullptr;
+  PeerControl* peers_ = nullptr;
+  RingControl* rings_ = nullptr;
+  unsigned char* cells_ = nullptr;
+};
+
+}  // namespace weft::shm

@@ -1,0 +1,312 @@
+// The node transport's protocols (pt2pt/shm/shm_transport.hpp): eager records, rendezvous by
+// process_vm_readv, acknowledgements, full-ring queues and sleeping receivers.
+#include "pt2pt/shm/shm_transport.hpp"
+
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+
+#include "mpi.h"
+
+namespace weft::shm {
+namespace {
+
+// Copies `bytes` from `address` in process `pid` to `buf`; false if the kernel refuses.
+bool read_remote(pid_t pid, void* buf, uint64_t address, size_t bytes) {
+  auto* to = static_cast<unsigned char*>(buf);
+  while (bytes > 0) {
+    iovec local{to, bytes};
+    iovec remote{reinterpret_cast<void*>(address), bytes};
+    const ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    to += got;
+    address += uint64_t(got);
+    bytes -= size_t(got);
+  }
+  return true;
+}
+
+void complete_recv(Completion* c, uint64_t bits, uint64_t bytes, size_t capacity, bool ok) {
+  c->sender_bits = bits;
+  c->bytes = std::min<uint64_t>(bytes, capacity);
+  c->error_class = !ok ? MPI_ERR_OTHER : bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  c->handle = nullptr;
+  c->done = true;
+}
+
+}  // namespace
+
+size_t ShmTransport::ring_bytes_for(int local_size, size_t ring_bytes) {
+  size_t want = ring_bytes;
+  if (want == 0) want = (size_t{32} << 20) / (size_t(local_size) * size_t(local_size));
+  want = std::clamp<size_t>(want, size_t{8} << 10, size_t{256} << 10);
+  size_t pow2 = 4096;
+  while (pow2 * 2 <= want) pow2 *= 2;
+  return pow2;
+}
+
+Status ShmTransport::attach(const ShmOptions& o, std::unique_ptr<ShmTransport>* out) {
+  const auto mine = std::find(o.local_peers.begin(), o.local_peers.end(), o.rank);
+  const int local = int(mine - o.local_peers.begin());
+  const int local_size = int(o.local_peers.size());
+  std::unique_ptr<Segment> segment;
+  WEFT_TRY(Segment::attach(o.name, local, local_size, &segment));
+  if (segment == nullptr || !segment->cma_allowed()) return Status::success();
+  std::unique_ptr<ShmTransport> t(new ShmTransport());
+  WEFT_TRY(t->doorbell_.open());
+  t->me_ = local;
+  t->world_of_ = o.local_peers;
+  t->local_of_.assign(size_t(o.local_peers.back()) + 1, -1);
+  for (int i = 0; i < local_size; ++i) t->local_of_[size_t(o.local_peers[size_t(i)])] = i;
+  const size_t cells = segment->ring_cells();
+  for (int p = 0; p < local_size; ++p) {
+    t->out_.emplace_back(segment->ring_control(local, p), segment->ring_cells(local, p), cells);
+    t->in_.emplace_back(segment->ring_control(p, local), segment->ring_cells(p, local), cells);
+  }
+  t->pending_.resize(size_t(local_size));
+  t->eager_limit_ = std::min(o.eager_limit, t->out_[0].max_payload());
+  t->segment_ = std::move(segment);
+  *out = std::move(t);
+  return Status::success();
+}
+
+Status ShmTransport::connect(int peer, const std::vector<uint8_t>&) {
+  if (reaches(peer)) return Status::success();
+  return Status::error(MPI_ERR_OTHER,
+                       "the shared-memory transport reaches only this node's ranks, not rank " +
+                           std::to_string(peer));
+}
+
+// After a record is published: a receiver that sleeps (or is about to) is woken. The fence
+// orders the record's publication before the read of the receiver's flag; the receiver sets
+// the flag before its last look at the rings (arm()), so one of the two sees the other.
+void ShmTransport::ring_if_sleeping(int to) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const PeerControl* peer = segment_->peer(to);
+  if (peer->sleeping.load(std::memory_order_relaxed) != 0) doorbell_.ring(peer->pid);
+}
+
+bool ShmTransport::write(int to, const Pending& p) {
+  const void* payload = p.payload;
+  size_t payload_bytes = p.kind == RecordKind::kEager ? size_t(p.bytes) : 0;
+  if (p.kind == RecordKind::kRendezvous) {
+    payload = &p.address;
+    payload_bytes = sizeof p.address;
+  }
+  if (!out_[size_t(to)].write(p.kind, p.flags, p.bits, p.bytes, p.cookie, payload, payload_bytes))
+    return false;
+  ring_if_sleeping(to);
+  if (p.complete_when_written != nullptr) p.complete_when_written->done = true;
+  return true;
+}
+
+Status ShmTransport::send_record(int to, const Pending& p) {
+  auto& queue = pending_[size_t(to)];
+  if (queue.empty() && write(to, p)) return Status::success();
+  queue.push_back(p);
+  ++pending_count_;
+  return Status::success();
+}
+
+Status ShmTransport::isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
+                           Completion* c) {
+  const int to = local_of_[size_t(peer)];
+  c->handle = nullptr;
+  const uint64_t cookie = reinterpret_cast<uint64_t>(c);
+  if (len <= eager_limit_) {
+    return send_record(to, Pending{RecordKind::kEager, uint16_t(sync ? kNeedsAck : 0), bits, len,
+                                   cookie, buf, 0, sync ? nullptr : c});
+  }
+  // Rendezvous: complete when the receiver has copied it (kFin), which also makes it
+  // synchronous.
+  return send_record(to, Pending{RecordKind::kRendezvous, 0, bits, len, cookie, nullptr,
+                                 reinterpret_cast<uint64_t>(buf), nullptr});
+}
+
+unsigned ShmTransport::send_pending() {
+  unsigned sent = 0;
+  for (size_t to = 0; to < pending_.size(); ++to) {
+    auto& queue = pending_[to];
+    if (queue.empty()) continue;
+    RingControl* ring = out_[to].control();
+    while (!queue.empty()) {
+      if (!write(int(to), queue.front())) {
+        // Ask the receiver to ring us when it frees room, then look once more: it may have
+        // freed it before it saw the request.
+        ring->producer_waiting.store(1, std::memory_order_relaxed);
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        if (!write(int(to), queue.front())) break;
+      }
+      queue.pop_front();
+      --pending_count_;
+      ++sent;
+    }
+    if (queue.empty()) ring->producer_waiting.store(0, std::memory_order_relaxed);
+  }
+  return sent;
+}
+
+Unexpected* ShmTransport::find_unexpected(uint64_t bits, uint64_t mask) {
+  for (Unexpected* u = unexpected_.first(); u != nullptr; u = u->next)
+    if (bits_match(u->bits, bits, mask)) return u;
+  return nullptr;
+}
+
+void ShmTransport::deliver(int from, RecordKind kind, uint16_t flags, uint64_t bits,
+                           uint64_t bytes, uint64_t cookie, const void* eager_payload,
+                           uint64_t address, void* buf, size_t capacity, Completion* c) {
+  const size_t n = size_t(std::min<uint64_t>(bytes, capacity));
+  bool ok = true;
+  if (kind == RecordKind::kEager) {
+    if (n != 0) std::memcpy(buf, eager_payload, n);
+    if (flags & kNeedsAck) (void)send_record(from, Pending{RecordKind::kAck, 0, 0, 0, cookie,
+                                                           nullptr, 0, nullptr});
+  } else {
+    ok = n == 0 || read_remote(segment_->peer(from)->pid, buf, address, n);
+    (void)send_record(from, Pending{RecordKind::kFin, 0, 0, 0, cookie, nullptr, 0, nullptr});
+  }
+  complete_recv(c, bits, bytes, capacity, ok);
+}
+
+void ShmTransport::on_record(int from, RecordHeader* h) {
+  if (h->kind == RecordKind::kAck || h->kind == RecordKind::kFin) {
+    reinterpret_cast<Completion*>(h->cookie)->done = true;
+    return;
+  }
+  const uint64_t address =
+      h->kind == RecordKind::kRendezvous ? *reinterpret_cast<uint64_t*>(h->payload()) : 0;
+  for (PostedRecv* p = posted_.first(); p != nullptr;) {
+    PostedRecv* next = p->next;
+    if (bits_match(h->bits, p->bits, p->mask)) {
+      posted_.unlink(p);
+      // A receive another transport has matched meanwhile is its, not ours.
+      const bool ours = p->guard == nullptr || p->guard->claim();
+      if (ours) {
+        deliver(from, h->kind, h->flags, h->bits, h->bytes, h->cookie, h->payload(), address,
+                p->buf, p->capacity, p->c);
+      } else {
+        p->c->handle = nullptr;
+      }
+      posted_.recycle(p);
+      if (ours) return;
+    }
+    p = next;
+  }
+  Unexpected* u = unexpected_.make();
+  u->bits = h->bits;
+  u->bytes = h->bytes;
+  u->kind = h->kind;
+  u->flags = h->flags;
+  u->cookie = h->cookie;
+  u->address = address;
+  u->from = from;
+  if (h->kind == RecordKind::kEager) u->data.assign(h->payload(), h->payload() + h->bytes);
+  unexpected_.push_back(u);
+}
+
+Status ShmTransport::irecv_guarded(void* buf, size_t len, uint64_t bits, uint64_t mask,
+                                   Completion* c, MatchGuard* guard) {
+  if (Unexpected* u = find_unexpected(bits, mask)) {
+    if (guard != nullptr && !guard->claim()) return Status::success();
+    unexpected_.unlink(u);
+    deliver(u->from, u->kind, u->flags, u->bits, u->bytes, u->cookie, u->data.data(), u->address,
+            buf, len, c);
+    unexpected_.recycle(u);
+    return Status::success();
+  }
+  PostedRecv* p = posted_.make();
+  *p = PostedRecv{bits, mask, buf, len, c, guard};
+  posted_.push_back(p);
+  c->handle = p;
+  return Status::success();
+}
+
+bool ShmTransport::find_message(uint64_t bits, uint64_t mask, bool take, ProbeResult* out) {
+  Unexpected* u = find_unexpected(bits, mask);
+  if (u == nullptr) {
+    progress();
+    u = find_unexpected(bits, mask);
+  }
+  if (u == nullptr) return false;
+  out->sender_bits = u->bits;
+  out->bytes = size_t(u->bytes);
+  out->message = nullptr;
+  if (take) {
+    unexpected_.unlink(u);
+    out->message = u;
+  }
+  return true;
+}
+
+bool ShmTransport::iprobe(int, uint64_t bits, uint64_t mask, ProbeResult* out) {
+  return find_message(bits, mask, false, out);
+}
+
+bool ShmTransport::take_message(int, uint64_t bits, uint64_t mask, ProbeResult* out) {
+  return find_message(bits, mask, true, out);
+}
+
+Status ShmTransport::recv_message(const ProbeResult& taken, void* buf, size_t len, Completion* c) {
+  auto* u = static_cast<Unexpected*>(taken.message);
+  c->handle = nullptr;
+  deliver(u->from, u->kind, u->flags, u->bits, u->bytes, u->cookie, u->data.data(), u->address,
+          buf, len, c);
+  unexpected_.recycle(u);
+  return Status::success();
+}
+
+void ShmTransport::cancel(Completion* c) {
+  auto* p = static_cast<PostedRecv*>(c->handle);
+  if (p == nullptr || c->done) return;
+  posted_.unlink(p);
+  posted_.recycle(p);
+  c->handle = nullptr;
+  c->cancelled = true;
+  c->done = true;
+}
+
+unsigned ShmTransport::progress() {
+  if (armed_) {
+    segment_->peer(me_)->sleeping.store(0, std::memory_order_relaxed);
+    armed_ = false;
+  }
+  unsigned n = 0;
+  for (size_t from = 0; from < in_.size(); ++from) {
+    RingReader& ring = in_[from];
+    RecordHeader* h = ring.peek();
+    if (h == nullptr) continue;
+    do {
+      on_record(int(from), h);
+      ring.pop();
+      ++n;
+    } while ((h = ring.peek()) != nullptr);
+    // A producer that found this ring full waits for our word that there is room.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (ring.control()->producer_waiting.load(std::memory_order_relaxed) != 0)
+      doorbell_.ring(segment_->peer(int(from))->pid);
+  }
+  if (pending_count_ != 0) n += send_pending();
+  return n;
+}
+
+bool ShmTransport::arm() {
+  doorbell_.drain();
+  segment_->peer(me_)->sleeping.store(1, std::memory_order_seq_cst);
+  armed_ = true;
+  for (const RingReader& ring : in_)
+    if (ring.ready()) return false;
+  return true;
+}
+
+void ShmTransport::wake() { doorbell_.ring(getpid()); }
+
+Status ShmTransport::flush() {
+  while (pending_count_ != 0) progress();
+  return Status::success();
+}
+
+}  // namespace weft::shm

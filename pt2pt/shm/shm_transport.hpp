@@ -1,0 +1,105 @@
+// Transport between the ranks of one node through the node segment (pt2pt/shm/segment.hpp):
+// messages up to the eager limit travel inside a ring record (one copy in, one out); larger ones
+// are single-copy, the receiver reading the sender's buffer with process_vm_readv once matched
+// (rendezvous), then acknowledging. Matching is Weft's own (pt2pt/shm/matching.hpp).
+// Threading: one thread at a time, like every Transport.
+#pragma once
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pt2pt/shm/doorbell.hpp"
+#include "pt2pt/shm/matching.hpp"
+#include "pt2pt/shm/segment.hpp"
+#include "pt2pt/transport.hpp"
+
+namespace weft::shm {
+
+struct ShmOptions {
+  std::string name;             // the segment's name (pt2pt/shm/segment_name.hpp)
+  int rank = 0;                 // this process's world rank
+  std::vector<int> local_peers;  // world ranks on this node, ascending, this one included
+  size_t eager_limit = 0;       // largest message sent inside a record
+};
+
+class ShmTransport final : public Transport {
+ public:
+  // The segment's size per ring for `local_size` ranks, unless `ring_bytes` (non-zero) says.
+  static size_t ring_bytes_for(int local_size, size_t ring_bytes);
+  // After the start-up fence: maps the segment the node's first rank created. *out stays empty
+  // (with success) where the node has no segment or the kernel refuses cross-memory attach
+  // between its ranks: then the network transport carries the node's messages too.
+  static Status attach(const ShmOptions& options, std::unique_ptr<ShmTransport>* out);
+
+  // Whether world rank `peer` is reached through this transport.
+  bool reaches(int peer) const {
+    return size_t(peer) < local_of_.size() && local_of_[size_t(peer)] >= 0;
+  }
+  size_t eager_limit() const { return eager_limit_; }
+  // irecv whose delivery first asks `guard` (nullptr: none).
+  Status irecv_guarded(void* buf, size_t len, uint64_t bits, uint64_t mask, Completion* c,
+                       MatchGuard* guard);
+
+  const char* name() const override { return "shm"; }
+  std::vector<uint8_t> address() const override { return {}; }
+  bool connected(int peer) const override { return reaches(peer); }
+  Status connect(int peer, const std::vector<uint8_t>& address) override;
+  Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
+               Completion* c) override;
+  Status irecv(int peer, void* buf, size_t len, uint64_t bits, uint64_t mask,
+               Completion* c) override {
+    (void)peer;
+    return irecv_guarded(buf, len, bits, mask, c, nullptr);
+  }
+  bool iprobe(int peer, uint64_t bits, uint64_t mask, ProbeResult* out) override;
+  bool take_message(int peer, uint64_t bits, uint64_t mask, ProbeResult* out) override;
+  Status recv_message(const ProbeResult& taken, void* buf, size_t len, Completion* c) override;
+  void cancel(Completion* c) override;
+  unsigned progress() override;
+  bool arm() override;
+  int wait_fd() const override { return doorbell_.fd(); }
+  void wake() override;
+  Status flush() override;
+
+ private:
+  // A record that found its ring full, sent in order once there is room.
+  struct Pending {
+    RecordKind kind;
+    uint16_t flags;
+    uint64_t bits, bytes, cookie;
+    const void* payload;   // eager: the message; rendezvous: nullptr (address in `address`)
+    uint64_t address;
+    Completion* complete_when_written;  // a standard eager send, done once in the ring
+  };
+
+  ShmTransport() = default;
+  bool write(int to, const Pending& p);
+  Status send_record(int to, const Pending& p);
+  void ring_if_sleeping(int to);
+  void on_record(int from, RecordHeader* h);
+  Unexpected* find_unexpected(uint64_t bits, uint64_t mask);
+  bool find_message(uint64_t bits, uint64_t mask, bool take, ProbeResult* out);
+  // Hands a message to a receive: copies it (eager) or reads it from the sender
+  // (rendezvous), acknowledges it where the sender waits, and completes `c`.
+  void deliver(int from, RecordKind kind, uint16_t flags, uint64_t bits, uint64_t bytes,
+               uint64_t cookie, const void* eager_payload, uint64_t address, void* buf,
+               size_t capacity, Completion* c);
+  unsigned send_pending();
+
+  std::unique_ptr<Segment> segment_;
+  Doorbell doorbell_;
+  int me_ = 0;                   // local index
+  std::vector<int> local_of_;    // world rank -> local index, -1 off this node
+  std::vector<int> world_of_;    // local index -> world rank
+  std::vector<RingWriter> out_;  // to each local rank
+  std::vector<RingReader> in_;   // from each local rank
+  std::vector<std::deque<Pending>> pending_;
+  size_t pending_count_ = 0;
+  size_t eager_limit_ = 0;
+  bool armed_ = false;
+  Queue<PostedRecv> posted_;
+  Queue<Unexpected> unexpected_;
+};
+
+}  // namespace weft::shm

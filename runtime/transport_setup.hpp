@@ -1,0 +1,20 @@
+// Which transports a rank uses: UCX always, and the node's shared-memory transport for the
+// ranks of its node (unless WEFT_SHM=0 or the node cannot have it), in two steps around the
+// start-up fence.
+#pragma once
+#include <memory>
+
+#include "pt2pt/transport.hpp"
+#include "runtime/kvs.hpp"
+
+namespace weft {
+
+// Before the start-up fence: the network transport, and on the node's first rank the node
+// segment.
+Status start_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport>* net);
+// After the fence: the transport the rank uses, made of `net` and, where the node has it, the
+// shared-memory transport.
+Status finish_transports(const JobInfo& job, std::unique_ptr<Transport> net,
+                         std::unique_ptr<Transport>* out);
+
+}  // namespace weft
