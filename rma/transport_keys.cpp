@@ -29,7 +29,7 @@ Status exchange_keys(Window& w, Comm& wc) {
   for (int r = 0; r < wc.size; ++r) {
     Target& t = w.targets[size_t(r)];
     if (t.reach != Reach::kRemote || lengths[size_t(r)] == 0) continue;
-    if (!transport.connected(t.world_rank)) WEFT_TRY(connect_peer(t.world_rank));
+    if (!transport.rma_connected(t.world_rank)) WEFT_TRY(connect_peer(t.world_rank));
     const uint8_t* at = keys.data() + longest * size_t(r);
     const std::vector<uint8_t> key(at, at + lengths[size_t(r)]);
     if (!transport.unpack_key(t.world_rank, key, &t.key).ok()) t.key = nullptr;
