@@ -10,6 +10,7 @@
 #include <cerrno>
 
 #include "mpi.h"
+#include "runtime/tools/counters.hpp"
 
 namespace weft::shm {
 namespace {
@@ -118,11 +119,13 @@ Status ShmTransport::isend(int peer, const void* buf, size_t len, uint64_t bits,
   c->handle = nullptr;
   const uint64_t cookie = reinterpret_cast<uint64_t>(c);
   if (len <= eager_limit_) {
+    tools::g_counters.shm_eager_sent.add(1);
     return send_record(to, Pending{RecordKind::kEager, uint16_t(sync ? kNeedsAck : 0), bits, len,
                                    cookie, buf, 0, sync ? nullptr : c});
   }
   // Rendezvous: complete when the receiver has copied it (kFin), which also makes it
   // synchronous.
+  tools::g_counters.shm_single_copy_sent.add(1);
   return send_record(to, Pending{RecordKind::kRendezvous, 0, bits, len, cookie, nullptr,
                                  reinterpret_cast<uint64_t>(buf), nullptr});
 }

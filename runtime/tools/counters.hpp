@@ -26,6 +26,8 @@ struct Counters {
   Counter messages_received;  // receives started (MPI_Recv/Irecv/Mrecv...)
   Counter bytes_received;     // bytes of the receive buffers posted (at most what arrives)
   Counter blocked_ns;         // nanoseconds waits spent blocked (after spinning)
+  Counter shm_eager_sent;      // sends through the node's shared-memory rings
+  Counter shm_single_copy_sent;  // sends the receiver copied from the sender's memory
   // Collective calls by algorithm: [CollKind][index in coll::algorithms_for(kind)].
   Counter coll_calls[kMaxCollKinds][kMaxAlgorithms];
 };

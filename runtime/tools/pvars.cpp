@@ -48,6 +48,14 @@ std::vector<Pvar> build_table() {
       {"pt2pt_bytes_received",
        "Bytes of the receive buffers posted (the most the receives started can take).",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.bytes_received},
+      {"shm_eager_messages_sent",
+       "Sends to ranks of this node that went through the shared-memory rings (at most "
+       "WEFT_SHM_EAGER_LIMIT bytes).",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_eager_sent},
+      {"shm_single_copy_messages_sent",
+       "Sends to ranks of this node that the receiver copied from this process's memory "
+       "(process_vm_readv).",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_single_copy_sent},
       {"wait_blocked_time",
        "Seconds waiting calls spent blocked on the transport's event fd (after spinning "
        "WEFT_SPIN_US), while the handle was started.",

@@ -28,6 +28,10 @@ case $case in
   segv)       run -n 3 "$prog" segv;       expect 139 '^weftrun: rank 2 \(pid [0-9]+\) killed by SIGSEGV \(Segmentation fault\)' ;;
   spawn_exit3) run -n 2 "$prog" spawn_exit3; expect 3 '^weftrun: spawned weft\.[0-9]+\.spawn1 rank 1 \(.*failing_rank\) \(pid [0-9]+\) exited with code 3; ending the job' ;;
   spawn_segv)  run -n 1 "$prog" spawn_segv;  expect 139 '^weftrun: spawned weft\.[0-9]+\.spawn1 rank 1 \(.*failing_rank\) \(pid [0-9]+\) killed by SIGSEGV' ;;
+  exit_before_init)  # the node's shared-memory segment exists, and no rank unlinks it
+    run -n 3 "$prog" exit_before_init
+    expect 5 '^weftrun: rank 2 \(pid [0-9]+\) exited with code 5'
+    grep -q '^segment seen$' "$out" || fail "rank 2 never saw the node's shared-memory segment" ;;
   abort7)     run -n 4 "$prog" abort7;     expect 7 '^weftrun: rank 3 \(pid [0-9]+\) aborted the job with code 7: MPI_Abort\(MPI_COMM_WORLD, 7\)' ;;
   fatal)      run -n 2 "$prog" fatal;      expect 6 'MPI_Send: invalid rank dest=99 \(MPI_COMM_WORLD has 2 ranks\)' ;;
   nofinalize) run -n 2 "$prog" nofinalize; expect 1 'rank 1 \(pid [0-9]+\) aborted the job with code 1: rank 1 exited with status 0 without calling MPI_Finalize' ;;

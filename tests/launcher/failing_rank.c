@@ -1,5 +1,6 @@
 /* A job that misbehaves on purpose, chosen by argv[1]; used by check_launcher.sh.
  * Every rank first prints "pid <rank> <pid>" so the driver can check nothing survives. */
+#include <dirent.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -7,8 +8,35 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The last rank waits (up to 10 s) until its node's shared-memory segment exists (the first
+ * rank creates it inside MPI_Init, before the start-up fence), says so, and exits without
+ * MPI_Init: the others are then stuck in that fence until the launcher ends the job. */
+static void exit_before_init(void) {
+  const char* rank = getenv("WEFT_RANK");
+  const char* size = getenv("WEFT_SIZE");
+  const char* nspace = getenv("PMIX_NAMESPACE");
+  if (!rank || !size || !nspace || atoi(rank) != atoi(size) - 1) return;
+  char prefix[256];
+  snprintf(prefix, sizeof prefix, "weft-shm.%s.", nspace);
+  for (int i = 0; i < 1000; ++i) {
+    DIR* d = opendir("/dev/shm");
+    struct dirent* e;
+    int seen = 0;
+    while (d && (e = readdir(d)) != NULL) seen |= strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d) closedir(d);
+    if (seen) {
+      printf("segment seen\n");
+      fflush(stdout);
+      exit(5);
+    }
+    usleep(10000);
+  }
+  exit(4);
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "ok";
+  if (strcmp(mode, "exit_before_init") == 0) exit_before_init();
   MPI_Init(&argc, &argv);
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
