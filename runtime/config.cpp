@@ -36,6 +36,12 @@ const std::vector<Setting>& settings() {
        "sender, out by the receiver); larger ones are copied once, by the receiver, from the "
        "sender's buffer. Capped at half a ring.",
        true, true},
+      {"WEFT_SHM_SPLIT_COPY_MIN", "131072",
+       "Smallest message in bytes above the eager limit that sender and receiver copy "
+       "together, in chunks each claims (the receiver reading, the sender writing), when "
+       "both are in MPI at once; 0: the receiver always copies alone. Not used when ranks "
+       "outnumber cores.",
+       true, true},
       {"WEFT_SHM_RING_BYTES", "auto",
        "Bytes of each ring between two ranks of a node (a power of two, 8 KiB to 256 KiB). "
        "auto: 32 MiB divided among the node's ranks squared, within those bounds.",

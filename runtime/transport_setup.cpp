@@ -40,7 +40,7 @@ Status start_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr
   return Status::success();
 }
 
-Status finish_transports(const JobInfo& job, std::unique_ptr<Transport> net,
+Status finish_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport> net,
                          std::unique_ptr<Transport>* out) {
   std::unique_ptr<shm::ShmTransport> node;
   if (node_transport_wanted(job)) {
@@ -49,6 +49,8 @@ Status finish_transports(const JobInfo& job, std::unique_ptr<Transport> net,
     o.rank = job.rank;
     o.local_peers = job.local_peers;
     o.eager_limit = size_t(setting_long("WEFT_SHM_EAGER_LIMIT", 8192));
+    // Two ranks on one core would take turns, not copy at once.
+    if (!oversubscribed) o.split_copy_min = size_t(setting_long("WEFT_SHM_SPLIT_COPY_MIN", 131072));
     WEFT_TRY(shm::ShmTransport::attach(o, &node));
   }
   if (node == nullptr) {

@@ -14,7 +14,7 @@ namespace weft {
 Status start_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport>* net);
 // After the fence: the transport the rank uses, made of `net` and, where the node has it, the
 // shared-memory transport.
-Status finish_transports(const JobInfo& job, std::unique_ptr<Transport> net,
+Status finish_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport> net,
                          std::unique_ptr<Transport>* out);
 
 }  // namespace weft

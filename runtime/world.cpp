@@ -52,7 +52,7 @@ Status world_init(int required, int* provided) {
   WEFT_TRY(w.kvs->put(kAddressKey, net->address()));
   WEFT_TRY(w.kvs->commit());
   WEFT_TRY(w.kvs->fence(nullptr));
-  WEFT_TRY(finish_transports(job, std::move(net), &w.transport));
+  WEFT_TRY(finish_transports(job, oversubscribed(job), std::move(net), &w.transport));
 
   w.progress.configure(w.transport.get(), &w.requests, setting_long("WEFT_SPIN_US", 1000),
                        setting_long("WEFT_YIELD", oversubscribed(job)) != 0,

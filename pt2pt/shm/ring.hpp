@@ -21,6 +21,8 @@ enum class RecordKind : uint16_t {
   kRendezvous,   // a large message the receiver copies from the sender (payload: its address)
   kAck,          // the receiver matched a synchronous eager message (cookie: the send)
   kFin,          // the receiver has copied a rendezvous message (cookie: the send)
+  kSplitCopy,    // the receiver asks the sender to help copy a rendezvous message through the
+                 // pair's copy slot (pt2pt/shm/segment.hpp); replaces kFin (cookie: the send)
 };
 
 // Flags of a record.

@@ -23,7 +23,7 @@ constexpr uint64_t kMagic = 0x5745465453484d31ULL;  // "WEFTSHM1"
 const uint64_t kProbeWord = kMagic;
 
 struct Layout {
-  size_t peers, rings, cells, bytes;
+  size_t peers, rings, slots, cells, bytes;
 };
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
@@ -32,7 +32,8 @@ Layout layout(size_t local_size, size_t ring_cells) {
   Layout l{};
   l.peers = round_up(sizeof(SegmentHeader), kCell);
   l.rings = l.peers + local_size * sizeof(PeerControl);
-  l.cells = round_up(l.rings + local_size * local_size * sizeof(RingControl), 4096);
+  l.slots = l.rings + local_size * local_size * sizeof(RingControl);
+  l.cells = round_up(l.slots + local_size * local_size * sizeof(CopySlot), 4096);
   l.bytes = l.cells + local_size * local_size * ring_cells * kCell;
   return l;
 }
@@ -124,6 +125,7 @@ Status Segment::attach(const std::string& name, int local, int local_size,
   seg->header_ = reinterpret_cast<SegmentHeader*>(p);
   seg->peers_ = reinterpret_cast<PeerControl*>(seg->base_ + l.peers);
   seg->rings_ = reinterpret_cast<RingControl*>(seg->base_ + l.rings);
+  seg->slots_ = reinterpret_cast<CopySlot*>(seg->base_ + l.slots);
   seg->cells_ = seg->base_ + l.cells;
 
   // Single-copy transfers read the sender's memory: let any process of ours do so where Yama

@@ -1,5 +1,6 @@
 // The job's shared-memory segment on one node: a control line per local rank (its pid and
-// whether it sleeps) and a ring (pt2pt/shm/ring.hpp) for every ordered pair of local ranks.
+// whether it sleeps), and for every ordered pair of local ranks a ring (pt2pt/shm/ring.hpp)
+// and a copy slot.
 // Lifecycle: the node's first rank creates it before the job's start-up fence, the others map
 // it after that fence, and once all have it mapped the name is unlinked; the launcher also
 // removes the name when the job ends on the node (launcher/node_session.cpp), so a job killed
@@ -20,6 +21,20 @@ struct alignas(kCell) PeerControl {
   std::atomic<uint32_t> sleeping{0};  // blocked in poll(2): senders must wake it
   int32_t pid = 0;
   uint64_t probe_address = 0;  // a word others read with process_vm_readv to test CMA
+};
+
+// A large message that its sender and receiver copy together (pt2pt/shm/split_copy.hpp): the
+// receiver fills it in and both claim chunks until none are left. One per ordered pair.
+struct alignas(kCell) CopySlot {
+  std::atomic<uint32_t> busy{0};  // set by the receiver, cleared by the sender when done
+  std::atomic<uint32_t> failed{0};
+  uint64_t source = 0;       // the sender's buffer
+  uint64_t destination = 0;  // the receiver's buffer
+  uint64_t bytes = 0;
+  uint64_t chunk_bytes = 0;
+  uint64_t chunks = 0;
+  alignas(kCell) std::atomic<uint64_t> next_chunk{0};
+  alignas(kCell) std::atomic<uint64_t> chunks_done{0};
 };
 
 struct alignas(kCell) SegmentHeader {
@@ -55,6 +70,7 @@ class Segment {
   unsigned char* ring_cells(int from, int to) const {
     return cells_ + ring_index(from, to) * ring_cells() * kCell;
   }
+  CopySlot* copy_slot(int from, int to) const { return slots_ + ring_index(from, to); }
 
  private:
   Segment() = default;
@@ -65,6 +81,7 @@ class Segment {
   SegmentHeader* header_ = nullptr;
   PeerControl* peers_ = nullptr;
   RingControl* rings_ = nullptr;
+  CopySlot* slots_ = nullptr;
   unsigned char* cells_ = nullptr;
 };
 

@@ -10,6 +10,7 @@
 #include <cerrno>
 
 #include "mpi.h"
+#include "pt2pt/shm/split_copy.hpp"
 #include "runtime/tools/counters.hpp"
 
 namespace weft::shm {
@@ -70,6 +71,8 @@ Status ShmTransport::attach(const ShmOptions& o, std::unique_ptr<ShmTransport>* 
   }
   t->pending_.resize(size_t(local_size));
   t->eager_limit_ = std::min(o.eager_limit, t->out_[0].max_payload());
+  t->split_copy_min_ = std::max(o.split_copy_min, t->eager_limit_ + 1);
+  if (o.split_copy_min == 0) t->split_copy_min_ = 0;
   t->segment_ = std::move(segment);
   *out = std::move(t);
   return Status::success();
@@ -168,6 +171,13 @@ void ShmTransport::deliver(int from, RecordKind kind, uint16_t flags, uint64_t b
     if (n != 0) std::memcpy(buf, eager_payload, n);
     if (flags & kNeedsAck) (void)send_record(from, Pending{RecordKind::kAck, 0, 0, 0, cookie,
                                                            nullptr, 0, nullptr});
+  } else if (split_copy_min_ != 0 && n >= split_copy_min_ &&
+             offer_split_copy(segment_->copy_slot(from, me_), address,
+                              reinterpret_cast<uint64_t>(buf), n)) {
+    (void)send_record(from, Pending{RecordKind::kSplitCopy, 0, 0, 0, cookie, nullptr, 0, nullptr});
+    CopySlot* slot = segment_->copy_slot(from, me_);
+    copy_chunks(slot, true, segment_->peer(from)->pid);
+    ok = !split_copy_failed(slot);
   } else {
     ok = n == 0 || read_remote(segment_->peer(from)->pid, buf, address, n);
     (void)send_record(from, Pending{RecordKind::kFin, 0, 0, 0, cookie, nullptr, 0, nullptr});
@@ -177,6 +187,13 @@ void ShmTransport::deliver(int from, RecordKind kind, uint16_t flags, uint64_t b
 
 void ShmTransport::on_record(int from, RecordHeader* h) {
   if (h->kind == RecordKind::kAck || h->kind == RecordKind::kFin) {
+    reinterpret_cast<Completion*>(h->cookie)->done = true;
+    return;
+  }
+  if (h->kind == RecordKind::kSplitCopy) {  // our send: help copy it, then it is done
+    CopySlot* slot = segment_->copy_slot(me_, from);
+    copy_chunks(slot, false, segment_->peer(from)->pid);
+    release_split_copy(slot);
     reinterpret_cast<Completion*>(h->cookie)->done = true;
     return;
   }

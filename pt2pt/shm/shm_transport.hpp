@@ -1,7 +1,8 @@
 // Transport between the ranks of one node through the node segment (pt2pt/shm/segment.hpp):
 // messages up to the eager limit travel inside a ring record (one copy in, one out); larger ones
 // are single-copy, the receiver reading the sender's buffer with process_vm_readv once matched
-// (rendezvous), then acknowledging. Matching is Weft's own (pt2pt/shm/matching.hpp).
+// (rendezvous), then acknowledging, or both copying parts of it (pt2pt/shm/split_copy.hpp).
+// Matching is Weft's own (pt2pt/shm/matching.hpp).
 // Threading: one thread at a time, like every Transport.
 #pragma once
 #include <deque>
@@ -21,6 +22,8 @@ struct ShmOptions {
   int rank = 0;                 // this process's world rank
   std::vector<int> local_peers;  // world ranks on this node, ascending, this one included
   size_t eager_limit = 0;       // largest message sent inside a record
+  size_t split_copy_min = 0;    // smallest single-copy message sender and receiver copy
+                                // together (pt2pt/shm/split_copy.hpp); 0: never
 };
 
 class ShmTransport final : public Transport {
@@ -97,6 +100,7 @@ class ShmTransport final : public Transport {
   std::vector<std::deque<Pending>> pending_;
   size_t pending_count_ = 0;
   size_t eager_limit_ = 0;
+  size_t split_copy_min_ = 0;
   bool armed_ = false;
   Queue<PostedRecv> posted_;
   Queue<Unexpected> unexpected_;
