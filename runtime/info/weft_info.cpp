@@ -15,6 +15,10 @@ namespace {
 void print_version() {
   std::printf("Weft %s (MPI %d.%d)\n", WEFT_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
   std::printf("  transport: UCX %s (tagged messages)\n", ucp_get_version_string());
+  const bool shm = weft::setting_long("WEFT_SHM", 1) != 0;
+  std::printf("  transport: shared memory between ranks of one node (%s)\n",
+              shm ? "used for them when the kernel allows cross-memory attach"
+                  : "off: WEFT_SHM=0");
   std::printf("  bootstrap: %s\n", PMIx_Get_version());
 }
 
