@@ -23,10 +23,13 @@ enum class RecordKind : uint16_t {
   kFin,          // the receiver has copied a rendezvous message (cookie: the send)
   kSplitCopy,    // the receiver asks the sender to help copy a rendezvous message through the
                  // pair's copy slot (pt2pt/shm/segment.hpp); replaces kFin (cookie: the send)
+  kCancel,       // the sender asks to withdraw an unmatched message (cookie: the send)
+  kCancelReply,  // the answer; flags kWithdrawn if the message was taken back (cookie: the send)
 };
 
 // Flags of a record.
-inline constexpr uint16_t kNeedsAck = 1;  // synchronous send: acknowledge when matched
+inline constexpr uint16_t kNeedsAck = 1;   // synchronous send: acknowledge when matched
+inline constexpr uint16_t kWithdrawn = 2;  // kCancelReply: the message will never be received
 
 struct RecordHeader {
   uint32_t cells;  // record length in cells; 0 while nothing is published here

@@ -116,15 +116,21 @@ Status ShmTransport::send_record(int to, const Pending& p) {
   return Status::success();
 }
 
+// A send that waits for its receiver keeps the receiver's local index in its handle, tagged so
+// that cancel() tells it from a receive's PostedRecv.
+void* send_handle(int to) { return reinterpret_cast<void*>((uintptr_t(to) << 1) | 1); }
+bool is_send_handle(const void* h) { return (reinterpret_cast<uintptr_t>(h) & 1) != 0; }
+int send_handle_peer(const void* h) { return int(reinterpret_cast<uintptr_t>(h) >> 1); }
+
 Status ShmTransport::isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                            Completion* c) {
   const int to = local_of_[size_t(peer)];
-  c->handle = nullptr;
+  c->handle = sync || len > eager_limit_ ? send_handle(to) : nullptr;
   const uint64_t cookie = reinterpret_cast<uint64_t>(c);
   if (len <= eager_limit_) {
     tools::g_counters.shm_eager_sent.add(1);
     return send_record(to, Pending{RecordKind::kEager, uint16_t(sync ? kNeedsAck : 0), bits, len,
-                                   cookie, buf, 0, sync ? nullptr : c});
+                                   sync ? cookie : 0, buf, 0, sync ? nullptr : c});
   }
   // Rendezvous: complete when the receiver has copied it (kFin), which also makes it
   // synchronous.
@@ -187,14 +193,29 @@ void ShmTransport::deliver(int from, RecordKind kind, uint16_t flags, uint64_t b
 
 void ShmTransport::on_record(int from, RecordHeader* h) {
   if (h->kind == RecordKind::kAck || h->kind == RecordKind::kFin) {
-    reinterpret_cast<Completion*>(h->cookie)->done = true;
+    auto* c = reinterpret_cast<Completion*>(h->cookie);
+    c->handle = nullptr;
+    c->done = true;
+    return;
+  }
+  if (h->kind == RecordKind::kCancel) {
+    (void)send_record(from, Pending{RecordKind::kCancelReply,
+                                    uint16_t(withdraw(from, h->cookie) ? kWithdrawn : 0), 0, 0,
+                                    h->cookie, nullptr, 0, nullptr});
+    return;
+  }
+  if (h->kind == RecordKind::kCancelReply) {  // not withdrawn: kAck or kFin completes it
+    auto* c = reinterpret_cast<Completion*>(h->cookie);
+    if ((h->flags & kWithdrawn) != 0) complete_cancelled(c);
     return;
   }
   if (h->kind == RecordKind::kSplitCopy) {  // our send: help copy it, then it is done
     CopySlot* slot = segment_->copy_slot(me_, from);
     copy_chunks(slot, false, segment_->peer(from)->pid);
     release_split_copy(slot);
-    reinterpret_cast<Completion*>(h->cookie)->done = true;
+    auto* c = reinterpret_cast<Completion*>(h->cookie);
+    c->handle = nullptr;
+    c->done = true;
     return;
   }
   const uint64_t address =
@@ -279,14 +300,47 @@ Status ShmTransport::recv_message(const ProbeResult& taken, void* buf, size_t le
   return Status::success();
 }
 
-void ShmTransport::cancel(Completion* c) {
-  auto* p = static_cast<PostedRecv*>(c->handle);
-  if (p == nullptr || c->done) return;
-  posted_.unlink(p);
-  posted_.recycle(p);
+void ShmTransport::complete_cancelled(Completion* c) {
   c->handle = nullptr;
   c->cancelled = true;
   c->done = true;
+}
+
+bool ShmTransport::withdraw(int from, uint64_t cookie) {
+  for (Unexpected* u = unexpected_.first(); u != nullptr; u = u->next) {
+    // Only a send that waits for its receiver names itself: its cookie is unique while it waits.
+    const bool waits = u->kind == RecordKind::kRendezvous || (u->flags & kNeedsAck) != 0;
+    if (!waits || u->from != from || u->cookie != cookie) continue;
+    unexpected_.unlink(u);
+    unexpected_.recycle(u);
+    return true;
+  }
+  return false;
+}
+
+void ShmTransport::cancel(Completion* c) {
+  if (c->handle == nullptr || c->done) return;
+  if (!is_send_handle(c->handle)) {  // a posted receive
+    auto* p = static_cast<PostedRecv*>(c->handle);
+    posted_.unlink(p);
+    posted_.recycle(p);
+    complete_cancelled(c);
+    return;
+  }
+  // A send still in this side's queue never reached the receiver; one in its ring or among its
+  // unexpected messages is withdrawn there, unless a receive has matched it meanwhile.
+  const int to = send_handle_peer(c->handle);
+  auto& queue = pending_[size_t(to)];
+  const uint64_t cookie = reinterpret_cast<uint64_t>(c);
+  for (auto it = queue.begin(); it != queue.end(); ++it) {
+    const bool message = it->kind == RecordKind::kEager || it->kind == RecordKind::kRendezvous;
+    if (!message || it->cookie != cookie) continue;
+    queue.erase(it);
+    --pending_count_;
+    complete_cancelled(c);
+    return;
+  }
+  (void)send_record(to, Pending{RecordKind::kCancel, 0, 0, 0, cookie, nullptr, 0, nullptr});
 }
 
 unsigned ShmTransport::progress() {

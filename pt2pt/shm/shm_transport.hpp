@@ -58,6 +58,8 @@ class ShmTransport final : public Transport {
   bool iprobe(int peer, uint64_t bits, uint64_t mask, ProbeResult* out) override;
   bool take_message(int peer, uint64_t bits, uint64_t mask, ProbeResult* out) override;
   Status recv_message(const ProbeResult& taken, void* buf, size_t len, Completion* c) override;
+  // Cancels a posted receive, or a send that waits for its receiver (synchronous or single
+  // copy) if that receiver has not matched it yet; an eager standard send is complete already.
   void cancel(Completion* c) override;
   unsigned progress() override;
   bool arm() override;
@@ -89,6 +91,9 @@ class ShmTransport final : public Transport {
                uint64_t cookie, const void* eager_payload, uint64_t address, void* buf,
                size_t capacity, Completion* c);
   unsigned send_pending();
+  // The receiver's side of a sender's kCancel: drops the unexpected message `cookie` of `from`.
+  bool withdraw(int from, uint64_t cookie);
+  static void complete_cancelled(Completion* c);
 
   std::unique_ptr<Segment> segment_;
   Doorbell doorbell_;

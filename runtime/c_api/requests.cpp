@@ -272,8 +272,9 @@ int PMPI_Cancel(MPI_Request* request) {
     return capi::report(MPI_COMM_WORLD, fn,
                         Status::error(MPI_ERR_REQUEST, "invalid request=MPI_REQUEST_NULL"));
   }
-  // Only receives can be cancelled; a send always completes normally (its status says so), and
-  // so does an MPI_Isendrecv, whose send may already have been matched.
+  // Receives can be cancelled, and sends whose transport can withdraw them (to ranks of this
+  // node, before they are matched, pt2pt/shm/); other sends complete normally (their status
+  // says so), and so does an MPI_Isendrecv, whose send may already have been matched.
   MPI_Request r = *request;
   if (r->kind == WeftRequestKind::kGeneralized) {
     return capi::report(r->comm, fn, weft::generalized::cancel(*r));
@@ -286,7 +287,8 @@ int PMPI_Cancel(MPI_Request* request) {
                         Status::error(MPI_ERR_REQUEST, "a collective operation (or a buffer "
                                                       "flush) cannot be cancelled"));
   }
-  if (r->kind == WeftRequestKind::kRecv && !r->completion.done) world().transport->cancel(&r->completion);
+  const bool point_to_point = r->kind == WeftRequestKind::kRecv || r->kind == WeftRequestKind::kSend;
+  if (point_to_point && !r->completion.done) world().transport->cancel(&r->completion);
   return MPI_SUCCESS;
 }
 

@@ -2,8 +2,8 @@
  * and by the MPI_T counters of the path it took: eager records up to WEFT_SHM_EAGER_LIMIT and
  * single copy beyond, a flood of unexpected messages larger than the rings (senders queue and
  * are woken when there is room), probes and matched probes of both kinds, truncation, a
- * synchronous send that must not complete before its receive is posted, and a cancelled
- * receive. Run with argument "off" under WEFT_SHM=0: then nothing may go through it. Ranks
+ * synchronous send that must not complete before its receive is posted, a cancelled
+ * receive and a withdrawn (cancelled) send. Run with argument "off" under WEFT_SHM=0: then nothing may go through it. Ranks
  * work in pairs (2k, 2k+1); an odd last rank only checks the counters. */
 #include <mpi.h>
 #include <stdlib.h>
@@ -165,6 +165,38 @@ static void sync_and_cancel(int sender, int me, int peer) {
   }
 }
 
+/* A single-copy send that no receive has matched is withdrawn by MPI_Cancel on this node (the
+ * network transport completes it normally instead: then it must still arrive). */
+static void cancel_send(int sender, int me, int peer, size_t limit, int off) {
+  snprintf(check_context_, sizeof check_context_, "MPI_Cancel of an unmatched single-copy send");
+  const int n = (int)(4 * limit);
+  unsigned char* buf = calloc((size_t)n, 1);
+  int cancelled = -1;
+  if (me == sender) {
+    MPI_Request r;
+    MPI_Status st;
+    fill(buf, (size_t)n, 3);
+    CHECK_MPI(MPI_Isend(buf, n, MPI_BYTE, peer, 40, MPI_COMM_WORLD, &r));
+    CHECK_MPI(MPI_Cancel(&r));
+    if (off) CHECK_MPI(MPI_Send(&cancelled, 1, MPI_INT, peer, 41, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Wait(&r, &st));
+    CHECK_MPI(MPI_Test_cancelled(&st, &cancelled));
+    CHECK(cancelled == !off);
+    if (!off) CHECK_MPI(MPI_Send(&cancelled, 1, MPI_INT, peer, 41, MPI_COMM_WORLD));
+  } else {
+    int flag = 1;
+    CHECK_MPI(MPI_Recv(&cancelled, 1, MPI_INT, peer, 41, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    if (!off) {
+      CHECK_MPI(MPI_Iprobe(peer, 40, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+      CHECK(!flag);
+    } else {
+      CHECK_MPI(MPI_Recv(buf, n, MPI_BYTE, peer, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      CHECK(intact(buf, (size_t)n, 3));
+    }
+  }
+  free(buf);
+}
+
 int main(int argc, char** argv) {
   const int off = argc > 1 && strcmp(argv[1], "off") == 0;
   int provided;
@@ -185,6 +217,7 @@ int main(int argc, char** argv) {
     flood(rank & ~1, rank, peer);
     probes(rank | 1, rank, peer, limit);
     sync_and_cancel(rank & ~1, rank, peer);
+    cancel_send(rank & ~1, rank, peer, limit, off);
   }
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   if (off) CHECK(value(eager) == 0 && value(single) == 0);
