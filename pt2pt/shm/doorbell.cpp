@@ -1,11 +1,14 @@
 // Abstract-socket doorbells (pt2pt/shm/doorbell.hpp).
 #include "pt2pt/shm/doorbell.hpp"
 
+#include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -26,8 +29,8 @@ socklen_t address_of(pid_t pid, sockaddr_un* a) {
 }  // namespace
 
 Doorbell::~Doorbell() {
-  if (listen_fd_ >= 0) close(listen_fd_);
-  if (send_fd_ >= 0) close(send_fd_);
+  for (int fd : {listen_fd_, send_fd_, timer_fd_, epoll_fd_})
+    if (fd >= 0) close(fd);
 }
 
 Status Doorbell::open() {
@@ -41,13 +44,34 @@ Status Doorbell::open() {
   if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), len) != 0)
     return Status::error(MPI_ERR_OTHER, "cannot bind the doorbell socket weft-doorbell." +
                                             std::to_string(getpid()) + ": " + std::strerror(errno));
+  timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+  if (timer_fd_ < 0 || epoll_fd_ < 0)
+    return Status::error(MPI_ERR_OTHER, std::string("cannot make the doorbell's timer: ") +
+                                            std::strerror(errno));
+  for (int fd : {listen_fd_, timer_fd_}) {
+    epoll_event e{};
+    e.events = EPOLLIN;
+    e.data.fd = fd;
+    if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &e) != 0)
+      return Status::error(MPI_ERR_OTHER, std::string("epoll_ctl: ") + std::strerror(errno));
+  }
   return Status::success();
+}
+
+void Doorbell::set_backstop(long microseconds) {
+  itimerspec t{};
+  t.it_value.tv_sec = microseconds / 1000000;
+  t.it_value.tv_nsec = (microseconds % 1000000) * 1000;
+  (void)timerfd_settime(timer_fd_, 0, &t, nullptr);
 }
 
 void Doorbell::drain() {
   char buf[64];
   while (recv(listen_fd_, buf, sizeof buf, MSG_DONTWAIT) > 0) {
   }
+  uint64_t expirations;
+  (void)!read(timer_fd_, &expirations, sizeof expirations);
 }
 
 void Doorbell::ring(pid_t pid) {

@@ -16,6 +16,9 @@
 namespace weft::shm {
 namespace {
 
+// Far longer than a store takes to become visible to other cores, far shorter than a sleep.
+constexpr long kBackstopMicroseconds = 1000;
+
 // Copies `bytes` from `address` in process `pid` to `buf`; false if the kernel refuses.
 bool read_remote(pid_t pid, void* buf, uint64_t address, size_t bytes) {
   auto* to = static_cast<unsigned char*>(buf);
@@ -85,11 +88,9 @@ Status ShmTransport::connect(int peer, const std::vector<uint8_t>&) {
                            std::to_string(peer));
 }
 
-// After a record is published: a receiver that sleeps (or is about to) is woken. The fence
-// orders the record's publication before the read of the receiver's flag; the receiver sets
-// the flag before its last look at the rings (arm()), so one of the two sees the other.
+// After a record is published: a receiver that sleeps is woken. No fence between the record
+// and the flag (pt2pt/shm/doorbell.hpp says why the backstop makes that safe).
 void ShmTransport::ring_if_sleeping(int to) {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
   const PeerControl* peer = segment_->peer(to);
   if (peer->sleeping.load(std::memory_order_relaxed) != 0) doorbell_.ring(peer->pid);
 }
@@ -149,9 +150,11 @@ unsigned ShmTransport::send_pending() {
       if (!write(int(to), queue.front())) {
         // Ask the receiver to ring us when it frees room, then look once more: it may have
         // freed it before it saw the request.
-        ring->producer_waiting.store(1, std::memory_order_relaxed);
-        std::atomic_thread_fence(std::memory_order_seq_cst);
-        if (!write(int(to), queue.front())) break;
+        ring->producer_waiting.store(1, std::memory_order_seq_cst);
+        if (!write(int(to), queue.front())) {
+          backstop_set_ = false;  // the receiver's word may cross this look
+          break;
+        }
       }
       queue.pop_front();
       --pending_count_;
@@ -358,12 +361,13 @@ unsigned ShmTransport::progress() {
       ring.pop();
       ++n;
     } while ((h = ring.peek()) != nullptr);
-    // A producer that found this ring full waits for our word that there is room.
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    // A producer that found this ring full waits for our word that there is room (no fence:
+    // its backstop covers a word that crosses its last look, pt2pt/shm/doorbell.hpp).
     if (ring.control()->producer_waiting.load(std::memory_order_relaxed) != 0)
       doorbell_.ring(segment_->peer(int(from))->pid);
   }
   if (pending_count_ != 0) n += send_pending();
+  if (n != 0) backstop_set_ = false;
   return n;
 }
 
@@ -373,6 +377,11 @@ bool ShmTransport::arm() {
   armed_ = true;
   for (const RingReader& ring : in_)
     if (ring.ready()) return false;
+  // The first sleep after activity ends within the backstop; later ones wait for a doorbell.
+  if (!backstop_set_) {
+    doorbell_.set_backstop(kBackstopMicroseconds);
+    backstop_set_ = true;
+  }
   return true;
 }
 

@@ -107,6 +107,7 @@ class ShmTransport final : public Transport {
   size_t eager_limit_ = 0;
   size_t split_copy_min_ = 0;
   bool armed_ = false;
+  bool backstop_set_ = false;  // since the last activity (pt2pt/shm/doorbell.hpp)
   Queue<PostedRecv> posted_;
   Queue<Unexpected> unexpected_;
 };
