@@ -3,8 +3,10 @@
 // form every builder of that collective works on (see "Buffers" below).
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <vector>
 
+#include "coll/node_map.hpp"
 #include "coll/schedule.hpp"
 
 namespace weft::coll {
@@ -88,6 +90,10 @@ struct CollArgs {
   // s of the sender is block s^1 of the receiver). Graphs pair the k-th send from A to B with
   // the k-th receive from A at B.
   bool mirrored_pairs = false;
+  // Which node each rank runs on, where the communicator spans several nodes and they are known
+  // (runtime/comm/nodes.hpp); null otherwise. Shared by every call on the communicator, so
+  // comparing calls compares the pointer.
+  std::shared_ptr<const NodeMap> nodes;
 
   bool operator==(const CollArgs&) const = default;
 
@@ -106,6 +112,9 @@ struct CollArgs {
   }
 };
 
+// Whether the call's ranks are known to run on more than one node.
+inline bool spans_nodes(const CollArgs& a) { return a.nodes != nullptr && a.nodes->nodes() > 1; }
+
 // The schedule peer of remote rank `r` on an intercommunicator.
 inline int inter_peer(const CollArgs& a, int r) { return a.size + r; }
 
@@ -117,11 +126,15 @@ inline bool back_to_back(const std::vector<Block>& blocks) {
 }
 
 // Predicted cost along the critical path of one rank: latency rounds, bytes moved (the larger
-// of sent and received per round, summed) and bytes reduced.
+// of sent and received per round, summed) and bytes reduced. Of the rounds and bytes, node-aware
+// algorithms say which part stays between ranks of one node; on a call that spans nodes the rest
+// is charged at the other-node α and β (coll/select.hpp), so all of a flat algorithm's.
 struct Cost {
   double rounds = 0;
   double bytes = 0;
   double reduced = 0;
+  double node_rounds = 0;  // of `rounds`, within one node
+  double node_bytes = 0;   // of `bytes`, within one node
 };
 
 struct Algorithm {
@@ -131,6 +144,9 @@ struct Algorithm {
   bool (*accepts)(const CollArgs&);
   Cost (*cost)(const CollArgs&);
   void (*build)(const CollArgs&, Schedule&);
+  // Built from levels of the node map (coll/algorithms/node_levels.hpp): takes only calls that
+  // span nodes.
+  bool node_aware = false;
 };
 
 }  // namespace weft::coll

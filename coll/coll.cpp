@@ -7,6 +7,7 @@
 #include "coll/registry.hpp"
 #include "pt2pt/match_bits.hpp"
 #include "pt2pt/pt2pt.hpp"
+#include "runtime/comm/nodes.hpp"
 #include "runtime/wait_state.hpp"
 #include "runtime/world.hpp"
 
@@ -126,6 +127,7 @@ void complete_args(const Comm& comm, CallSpec& spec) {
   spec.args.rank = comm.rank;
   spec.args.size = comm.size;
   spec.args.remote_size = comm.remote_size();
+  spec.args.nodes = comm.nodes;
   spec.args.segment_bytes = world().selector.model().segment_bytes;
 }
 
@@ -163,6 +165,7 @@ Status run_to_completion(CollOp& op, Comm& comm, CallSpec& spec) {
 }
 
 Status run_blocking(Comm& comm, CallSpec& spec) {
+  WEFT_TRY(learn_nodes(comm));  // the first blocking call on a communicator that may span nodes
   wait_state::note_collective(comm, comm.coll_seq + 1);  // the number prepare() will take
   WEFT_TRY(check_matching_calls(comm, spec));
   // One operation object serves every blocking call, so its buffers are reused; under

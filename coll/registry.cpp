@@ -13,18 +13,22 @@ constexpr const char* kNames[kNumCollKinds] = {
     "allgather", "reduce_scatter", "alltoall", "scan",      "exscan",
     "neighbor_allgather", "neighbor_alltoall"};
 
-// Linear reference forms last: on a tie the model prefers the structured algorithm.
-const Algorithm* const kBarrier[] = {&kBarrierDissemination, &kBarrierLinear};
+// Linear reference forms last: on a tie the model prefers the structured algorithm. Node-aware
+// ones after the flat ones: where every node has one rank they cost the same.
+const Algorithm* const kBarrier[] = {&kBarrierDissemination, &kBarrierHierarchical,
+                                     &kBarrierLinear};
 const Algorithm* const kBcast[] = {&kBcastBinomial, &kBcastScatterAllgather, &kBcastPipeline,
-                                   &kBcastLinear};
-const Algorithm* const kReduce[] = {&kReduceBinomial, &kReduceRabenseifner, &kReduceLinear};
+                                   &kBcastHierarchical, &kBcastLinear};
+const Algorithm* const kReduce[] = {&kReduceBinomial, &kReduceRabenseifner, &kReduceHierarchical,
+                                    &kReduceLinear};
 const Algorithm* const kAllreduce[] = {&kAllreduceRecursiveDoubling, &kAllreduceRabenseifner,
                                        &kAllreduceRing, &kAllreduceReduceBcast,
-                                       &kAllreduceLinear};
+                                       &kAllreduceHierarchical, &kAllreduceLinear};
 const Algorithm* const kGather[] = {&kGatherBinomial, &kGatherLinear};
 const Algorithm* const kScatter[] = {&kScatterBinomial, &kScatterLinear};
 const Algorithm* const kAllgather[] = {&kAllgatherRecursiveDoubling, &kAllgatherBruck,
-                                       &kAllgatherRing, &kAllgatherLinear};
+                                       &kAllgatherRing, &kAllgatherHierarchical,
+                                       &kAllgatherLinear};
 const Algorithm* const kReduceScatter[] = {&kReduceScatterHalving, &kReduceScatterRing,
                                            &kReduceScatterPairwise, &kReduceScatterLinear};
 const Algorithm* const kAlltoall[] = {&kAlltoallBruck, &kAlltoallPairwise, &kAlltoallLinear};

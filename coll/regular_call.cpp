@@ -1,6 +1,8 @@
 // CollArgs of regular calls, as runtime/c_api/coll*.cpp fill them in.
 #include "coll/regular_call.hpp"
 
+#include <cstdint>
+
 namespace weft::coll {
 
 std::vector<Block> packed_blocks(int n, size_t bytes) {
@@ -15,6 +17,11 @@ CollArgs regular_args(const RegularCall& call) {
   a.rank = call.rank;
   a.size = call.size;
   a.segment_bytes = call.segment_bytes;
+  if (call.nodes > 1) {
+    std::vector<int> ids;
+    for (int r = 0; r < call.size; ++r) ids.push_back(int(int64_t(r) * call.nodes / call.size));
+    a.nodes = std::make_shared<const NodeMap>(NodeMap::from_ids(ids));
+  }
   switch (call.kind) {
     case CollKind::kBarrier:
       break;

@@ -21,6 +21,8 @@ struct RegularCall {
   size_t elem_size = 1;     // the datatype's size (bcast and the reductions)
   bool commutative = true;  // reductions
   size_t segment_bytes = CostModel{}.segment_bytes;  // the model's, as coll::choose sets it
+  // The ranks on this many nodes, in runs of consecutive ranks as even as can be (1 to size).
+  int nodes = 1;
 };
 
 // Equal blocks of `bytes` each, back to back in rank order.

@@ -37,7 +37,8 @@ void Schedule::also_after(StepId dep) {
   steps_.back().dep_end = uint32_t(deps_.size());
 }
 
-StepId Schedule::append(const Schedule& part, BufRef send_as, BufRef recv_as, StepId after) {
+StepId Schedule::append(const Schedule& part, BufRef send_as, BufRef recv_as, StepId after,
+                        std::span<const int> peers) {
   const BufRef scratch_as = scratch(part.scratch_bytes());
   auto move = [&](BufRef r) {
     const BufRef base = r.buf == Buf::kSend ? send_as : r.buf == Buf::kRecv ? recv_as : scratch_as;
@@ -49,6 +50,7 @@ StepId Schedule::append(const Schedule& part, BufRef send_as, BufRef recv_as, St
     Step s = step;
     s.src = move(step.src);
     s.dst = move(step.dst);
+    if (!peers.empty() && s.peer >= 0) s.peer = peers[size_t(s.peer)];
     deps.clear();
     for (StepId d : part.deps_of(step)) deps.push_back(first + d);
     deps.push_back(after);

@@ -77,8 +77,11 @@ class Schedule {
 
   // Appends every step of `part` (a schedule of the same rank built on its own), its kSend and
   // kRecv moved to `send_as` and `recv_as` and its scratch to a fresh region, each step also
-  // after `after`; peers and lanes are kept. Returns a step that completes with all of them.
-  StepId append(const Schedule& part, BufRef send_as, BufRef recv_as, StepId after);
+  // after `after`; lanes are kept, and peers too unless `peers` is given: then `part` was built
+  // for a subset of the ranks, and its peer i is rank peers[i]. Returns a step that completes
+  // with all of them.
+  StepId append(const Schedule& part, BufRef send_as, BufRef recv_as, StepId after,
+                std::span<const int> peers = {});
 
   // Reserves `bytes` of scratch memory (64-byte aligned); returns a reference to it.
   BufRef scratch(size_t bytes);

@@ -8,20 +8,30 @@
 
 namespace weft::coll {
 
-double predict_seconds(const Cost& c, const CostModel& m) {
-  return c.rounds * m.alpha_us * 1e-6 + c.bytes * m.beta_ns_per_byte * 1e-9 +
-         c.reduced * m.gamma_ns_per_byte * 1e-9;
+double predict_seconds(const Cost& c, const CostModel& m, bool spans_nodes) {
+  const double far_rounds = spans_nodes ? c.rounds - c.node_rounds : 0;
+  const double far_bytes = spans_nodes ? c.bytes - c.node_bytes : 0;
+  return (c.rounds - far_rounds) * m.alpha_us * 1e-6 + far_rounds * m.alpha_inter_us * 1e-6 +
+         (c.bytes - far_bytes) * m.beta_ns_per_byte * 1e-9 +
+         far_bytes * m.beta_inter_ns_per_byte * 1e-9 + c.reduced * m.gamma_ns_per_byte * 1e-9;
 }
 
 std::string rejection_reason(const Algorithm& a, const CollArgs& args) {
   if (a.accepts == nullptr || a.accepts(args)) return "";
+  if (a.node_aware && !spans_nodes(args)) {
+    return args.nodes == nullptr ? "needs a communicator known to span several nodes"
+                                 : "needs a communicator that spans several nodes";
+  }
   CollArgs lifted = args;
   lifted.commutative = true;
   const bool op = !args.commutative && a.accepts(lifted);
   lifted = args;
   lifted.uniform = true;
   const bool blocks = !args.uniform && a.accepts(lifted);
-  if (op) return "needs a commutative op";
+  if (op) {
+    return a.node_aware ? "needs a commutative op, or each node's ranks consecutive"
+                        : "needs a commutative op";
+  }
   if (blocks) return "needs equal blocks that every rank knows (not a v-variant)";
   lifted.commutative = true;
   if (a.accepts(lifted)) return "needs a commutative op and equal blocks (not a v-variant)";
@@ -48,7 +58,7 @@ std::vector<Candidate> Selector::candidates(const CollArgs& args) const {
   std::vector<Candidate> out;
   for (const Algorithm* a : algorithms_for(args.kind)) {
     Candidate c{a, a->accepts == nullptr || a->accepts(args), 0};
-    if (c.accepts) c.seconds = predict_seconds(a->cost(args), model_);
+    if (c.accepts) c.seconds = predict_seconds(a->cost(args), model_, spans_nodes(args));
     out.push_back(c);
   }
   return out;
@@ -64,7 +74,7 @@ const Algorithm* Selector::choose(const CollArgs& args) const {
   double best_seconds = 0;
   for (const Algorithm* a : algorithms_for(args.kind)) {
     if (a->accepts != nullptr && !a->accepts(args)) continue;
-    const double t = predict_seconds(a->cost(args), model_);
+    const double t = predict_seconds(a->cost(args), model_, spans_nodes(args));
     if (best == nullptr || t < best_seconds) {
       best = a;
       best_seconds = t;

@@ -9,8 +9,13 @@
 
 namespace weft::coll {
 
-// Predicted seconds for a cost under a model.
-double predict_seconds(const Cost& cost, const CostModel& model);
+// Predicted seconds for a cost under a model. On a call that `spans_nodes`, the rounds and bytes
+// not marked as within one node are charged at the other-node α and β: all of a flat
+// algorithm's, since on any placement but the luckiest nearly every round has a message that
+// crosses nodes, and a round lasts as long as its slowest message. (That overcharges the rounds
+// of a tree that stay on one node under block placement, and undercharges the rounds in which
+// all ranks of a node cross at once and share its link.) Otherwise everything is same-node.
+double predict_seconds(const Cost& cost, const CostModel& model, bool spans_nodes);
 
 // Why `algorithm` cannot take the call ("needs a commutative op"), or "" when it can. Found by
 // asking its accepts() again with the call's restrictions lifted one at a time.

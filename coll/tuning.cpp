@@ -1,6 +1,7 @@
 // Tuning file parsing and writing.
 #include "coll/tuning.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +43,10 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
       model->alpha_oversubscribed_us = v;
     } else if (key == "beta_ns_per_byte") {
       model->beta_ns_per_byte = v;
+    } else if (key == "alpha_inter_us") {
+      model->alpha_inter_us = v;
+    } else if (key == "beta_inter_ns_per_byte") {
+      model->beta_inter_ns_per_byte = v;
     } else if (key == "gamma_ns_per_byte") {
       model->gamma_ns_per_byte = v;
     } else if (key == "segment_bytes") {
@@ -52,8 +57,8 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
     } else {
       return bad(origin, number,
                  "unknown name '" + key +
-                     "' (expected alpha_us, alpha_oversubscribed_us, beta_ns_per_byte, gamma_ns_per_byte, "
-                     "segment_bytes)");
+                     "' (expected alpha_us, alpha_oversubscribed_us, beta_ns_per_byte, "
+                     "alpha_inter_us, beta_inter_ns_per_byte, gamma_ns_per_byte, segment_bytes)");
     }
   }
   return Status::success();
@@ -68,17 +73,20 @@ Status load_tuning(const std::string& path, CostModel* model) {
 }
 
 std::string format_tuning(const CostModel& m) {
-  char text[320];
+  char text[400];
   std::snprintf(text, sizeof text,
                 "alpha_us %.4g\nalpha_oversubscribed_us %.4g\nbeta_ns_per_byte %.4g\n"
+                "alpha_inter_us %.4g\nbeta_inter_ns_per_byte %.4g\n"
                 "gamma_ns_per_byte %.4g\nsegment_bytes %zu\n",
-                m.alpha_us, m.alpha_oversubscribed_us, m.beta_ns_per_byte, m.gamma_ns_per_byte,
-                m.segment_bytes);
+                m.alpha_us, m.alpha_oversubscribed_us, m.beta_ns_per_byte, m.alpha_inter_us,
+                m.beta_inter_ns_per_byte, m.gamma_ns_per_byte, m.segment_bytes);
   return text;
 }
 
 CostModel effective_model(CostModel model, bool oversubscribed) {
-  if (oversubscribed) model.alpha_us = model.alpha_oversubscribed_us;
+  if (!oversubscribed) return model;
+  model.alpha_inter_us += std::max(model.alpha_oversubscribed_us - model.alpha_us, 0.0);
+  model.alpha_us = model.alpha_oversubscribed_us;
   return model;
 }
 

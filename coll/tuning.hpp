@@ -1,8 +1,10 @@
 // The α-β-γ cost model's parameters and the tuning file weft_tune writes and Weft reads at
 // start-up (built-in defaults otherwise). Format: one "name value" per line, '#' comments:
-//   alpha_us 0.45                latency of one message, microseconds
+//   alpha_us 0.45                latency of one message between ranks of one node, microseconds
 //   alpha_oversubscribed_us 5    the same when ranks outnumber cores (a context switch each)
-//   beta_ns_per_byte 0.07        time per byte moved, nanoseconds
+//   beta_ns_per_byte 0.07        time per byte moved within a node, nanoseconds
+//   alpha_inter_us 3             latency of one message to another node, microseconds
+//   beta_inter_ns_per_byte 0.2   time per byte moved to another node, nanoseconds
 //   gamma_ns_per_byte 0.05       time per byte reduced, nanoseconds
 //   segment_bytes 131072         pipelining unit of segmented algorithms
 #pragma once
@@ -16,6 +18,10 @@ struct CostModel {
   double alpha_us = 1.0;
   double alpha_oversubscribed_us = 5.0;
   double beta_ns_per_byte = 0.1;
+  // Another node: a network round trip and link (defaults: a few microseconds and 25 Gb/s
+  // Ethernet or RDMA of that class).
+  double alpha_inter_us = 4.0;
+  double beta_inter_ns_per_byte = 0.4;
   double gamma_ns_per_byte = 0.1;
   size_t segment_bytes = 128 * 1024;
 };
@@ -27,7 +33,8 @@ Status load_tuning(const std::string& path, CostModel* model);
 Status parse_tuning(const std::string& text, const std::string& origin, CostModel* model);
 std::string format_tuning(const CostModel& model);
 
-// The model a job uses: α becomes alpha_oversubscribed_us when ranks outnumber cores.
+// The model a job uses: when ranks outnumber cores, α becomes alpha_oversubscribed_us and the
+// other-node α grows by as much (the receiver's context switch comes on top of the network).
 CostModel effective_model(CostModel model, bool oversubscribed);
 
 }  // namespace weft::coll

@@ -63,6 +63,12 @@ const std::vector<Setting>& settings() {
       {"WEFT_EXSCAN_ALGORITHM", "auto", kForceDoc},
       {"WEFT_NEIGHBOR_ALLGATHER_ALGORITHM", "auto", kForceDoc},
       {"WEFT_NEIGHBOR_ALLTOALL_ALGORITHM", "auto", kForceDoc},
+      {"WEFT_NODE_MAP", "auto",
+       "Which node each rank runs on, as the node-aware (hierarchical) collectives and the cost "
+       "model see it. auto: the launcher's host names. Otherwise comma-separated node names for "
+       "ranks 0, 1, 2, ... of MPI_COMM_WORLD, repeated when there are more ranks (a,b: round "
+       "robin over two nodes; a,a,b,b: pairs), so that tests can run several nodes on one "
+       "machine. Affects only collectives, not MPI_Comm_split_type or the transport."},
       {"WEFT_CHECK_COLLECTIVES", "0",
        "1: before each collective call (nonblocking and persistent ones at their start) the "
        "members of the communicator exchange a small description of their calls, and a "

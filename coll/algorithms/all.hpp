@@ -4,15 +4,16 @@
 
 namespace weft::coll {
 
-extern const Algorithm kBarrierDissemination, kBarrierLinear;
-extern const Algorithm kBcastBinomial, kBcastScatterAllgather, kBcastPipeline, kBcastLinear;
-extern const Algorithm kReduceBinomial, kReduceRabenseifner, kReduceLinear;
+extern const Algorithm kBarrierDissemination, kBarrierHierarchical, kBarrierLinear;
+extern const Algorithm kBcastBinomial, kBcastScatterAllgather, kBcastPipeline, kBcastHierarchical,
+    kBcastLinear;
+extern const Algorithm kReduceBinomial, kReduceRabenseifner, kReduceHierarchical, kReduceLinear;
 extern const Algorithm kAllreduceRecursiveDoubling, kAllreduceRing, kAllreduceRabenseifner,
-    kAllreduceReduceBcast, kAllreduceLinear;
+    kAllreduceReduceBcast, kAllreduceHierarchical, kAllreduceLinear;
 extern const Algorithm kGatherBinomial, kGatherLinear;
 extern const Algorithm kScatterBinomial, kScatterLinear;
 extern const Algorithm kAllgatherRing, kAllgatherRecursiveDoubling, kAllgatherBruck,
-    kAllgatherLinear;
+    kAllgatherHierarchical, kAllgatherLinear;
 extern const Algorithm kReduceScatterRing, kReduceScatterHalving, kReduceScatterPairwise,
     kReduceScatterLinear;
 extern const Algorithm kAlltoallPairwise, kAlltoallBruck, kAlltoallBounded, kAlltoallLinear;

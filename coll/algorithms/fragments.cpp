@@ -1,4 +1,4 @@
-// Block layouts and pipelining shared by the fragments.
+// Composition of whole algorithms, and the block layouts and pipelining the fragments share.
 #include "coll/algorithms/fragments.hpp"
 
 #include <algorithm>
@@ -6,6 +6,26 @@
 #include "coll/patterns.hpp"
 
 namespace weft::coll {
+
+StepId append_algorithm(Schedule& s, const Algorithm& algorithm, const CollArgs& args,
+                        BufRef send_as, BufRef recv_as, StepId after, std::span<const int> peers) {
+  Schedule part;
+  algorithm.build(args, part);
+  return s.append(part, send_as, recv_as, after, peers);
+}
+
+CollArgs part_args(const CollArgs& a, CollKind kind, int size, int rank, int root) {
+  CollArgs l;
+  l.kind = kind;
+  l.rank = rank;
+  l.size = size;
+  l.root = root;
+  l.bytes = a.bytes;
+  l.elem_size = a.elem_size;
+  l.commutative = a.commutative;
+  l.segment_bytes = a.segment_bytes;
+  return l;
+}
 
 std::vector<Block> even_blocks(size_t bytes, size_t elem_size, int parts) {
   std::vector<Block> blocks(static_cast<size_t>(parts));

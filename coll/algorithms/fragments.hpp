@@ -9,6 +9,18 @@
 
 namespace weft::coll {
 
+// Appends `algorithm`'s schedule for `args` (Schedule::append): its buffers at `send_as` and
+// `recv_as`, after `after`; `peers` renames its ranks when it runs among a subset of the ranks.
+// Returns the step that ends it.
+StepId append_algorithm(Schedule& s, const Algorithm& algorithm, const CollArgs& args,
+                        BufRef send_as, BufRef recv_as, StepId after,
+                        std::span<const int> peers = {});
+
+// The call `a` as `size` ranks running one part of it see it: collective `kind`, the given rank
+// and root, and a's bytes, element size, op and segment size; no blocks, not in place, no node
+// map.
+CollArgs part_args(const CollArgs& a, CollKind kind, int size, int rank, int root = 0);
+
 // `parts` blocks of a `bytes`-long vector, cut evenly at element boundaries, back to back.
 std::vector<Block> even_blocks(size_t bytes, size_t elem_size, int parts);
 // The same blocks shifted by `offset`.

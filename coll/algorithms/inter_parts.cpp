@@ -2,48 +2,29 @@
 #include "coll/algorithms/inter_parts.hpp"
 
 #include "coll/algorithms/all.hpp"
+#include "coll/algorithms/fragments.hpp"
 
 namespace weft::coll {
-namespace {
 
-StepId append_part(Schedule& s, const Algorithm& algorithm, const CollArgs& args, BufRef send_as,
-                   BufRef recv_as, StepId after) {
-  Schedule part;
-  algorithm.build(args, part);
-  return s.append(part, send_as, recv_as, after);
-}
-
-}  // namespace
-
-CollArgs local_args(const CollArgs& a, CollKind kind) {
-  CollArgs l;
-  l.kind = kind;
-  l.rank = a.rank;
-  l.size = a.size;
-  l.root = 0;
-  l.elem_size = a.elem_size;
-  l.commutative = a.commutative;
-  l.segment_bytes = a.segment_bytes;
-  return l;
-}
+CollArgs local_args(const CollArgs& a, CollKind kind) { return part_args(a, kind, a.size, a.rank); }
 
 StepId append_local_reduce(Schedule& s, const CollArgs& a, BufRef input, BufRef out, size_t bytes,
                            StepId after) {
   CollArgs l = local_args(a, CollKind::kReduce);
   l.bytes = bytes;
   // Binomial reduce keeps rank order, so non-commutative ops are reduced correctly.
-  return append_part(s, kReduceBinomial, l, input, out, after);
+  return append_algorithm(s, kReduceBinomial, l, input, out, after);
 }
 
 StepId append_local_bcast(Schedule& s, const CollArgs& a, BufRef buf, size_t bytes, StepId after) {
   CollArgs l = local_args(a, CollKind::kBcast);
   l.bytes = bytes;
-  return append_part(s, kBcastBinomial, l, buf, buf, after);
+  return append_algorithm(s, kBcastBinomial, l, buf, buf, after);
 }
 
 StepId append_local_barrier(Schedule& s, const CollArgs& a, StepId after) {
-  return append_part(s, kBarrierDissemination, local_args(a, CollKind::kBarrier), send_buf(),
-                     recv_buf(), after);
+  return append_algorithm(s, kBarrierDissemination, local_args(a, CollKind::kBarrier), send_buf(),
+                          recv_buf(), after);
 }
 
 StepId append_local_scatter(Schedule& s, const CollArgs& a, BufRef input, BufRef out,
@@ -51,7 +32,7 @@ StepId append_local_scatter(Schedule& s, const CollArgs& a, BufRef input, BufRef
   CollArgs l = local_args(a, CollKind::kScatter);
   l.blocks = a.blocks;
   l.uniform = a.uniform;
-  return append_part(s, kScatterLinear, l, input, out, after);
+  return append_algorithm(s, kScatterLinear, l, input, out, after);
 }
 
 void build_inter_rooted_linear(const CollArgs& a, Schedule& s, bool to_root) {

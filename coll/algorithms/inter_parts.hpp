@@ -6,7 +6,8 @@
 
 namespace weft::coll {
 
-// The local group's view of an inter call: same rank, size, element and op properties, root 0.
+// The local group's view of an inter call (part_args): same rank, size, bytes, element and op
+// properties, root 0.
 CollArgs local_args(const CollArgs& a, CollKind kind);
 
 // Local rank 0's `out` gets the reduction of every local rank's `bytes` of `input`.

@@ -14,6 +14,9 @@
 namespace weft {
 
 struct Topology;  // runtime/topology/virtual.hpp
+namespace coll {
+struct NodeMap;  // coll/node_map.hpp
+}
 
 struct Comm {
   MPI_Comm handle = MPI_COMM_NULL;
@@ -29,6 +32,11 @@ struct Comm {
   uint32_t coll_seq = 0;  // collectives started so far; tags each one's messages
   int ops_in_flight = 0;  // collectives running on it (they keep a freed communicator alive)
   std::shared_ptr<const Topology> topology;  // MPI_Cart_create and friends; shared by its dups
+  // Which node each rank runs on, for node-aware collectives (runtime/comm/nodes.hpp): learnt
+  // at the first blocking collective, or from the parent at creation; null while not known,
+  // and when every rank runs on one node.
+  std::shared_ptr<const coll::NodeMap> nodes;
+  bool nodes_known = false;
   // Intercommunicators (runtime/comm/intercomm.hpp): the remote group's world ranks (empty for
   // an intracommunicator), and the local group as an intracommunicator of its own context pair,
   // which carries the local phases of collectives. Ranks in messages name the remote group; a

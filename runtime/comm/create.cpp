@@ -13,6 +13,7 @@
 #include "runtime/comm/errhandler.hpp"
 #include "runtime/comm/info_objects.hpp"
 #include "runtime/comm/intercomm.hpp"
+#include "runtime/comm/nodes.hpp"
 #include "runtime/world.hpp"
 
 namespace weft {
@@ -30,6 +31,7 @@ Status build(Comm& parent, const groups::Members& members, MPI_Comm* out) {
   uint32_t pair = 0;
   WEFT_TRY(agree_context(parent, member, &pair));
   *out = member ? register_comm(members, pair, parent.errhandler) : MPI_COMM_NULL;
+  if (member) inherit_nodes(parent, *world().comms.find(*out));
   return Status::success();
 }
 
@@ -145,6 +147,7 @@ Status comm_split(Comm& parent, int color, int key, MPI_Comm* out) {
   uint32_t pair = 0;
   WEFT_TRY(agree_context(parent, color != MPI_UNDEFINED, &pair));
   *out = color == MPI_UNDEFINED ? MPI_COMM_NULL : register_comm(members, pair, parent.errhandler);
+  if (color != MPI_UNDEFINED) inherit_nodes(parent, *world().comms.find(*out));
   return Status::success();
 }
 

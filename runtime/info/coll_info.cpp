@@ -25,15 +25,17 @@ using coll::CollKind;
 constexpr const char* kUsage =
     "usage: weft_info --coll [list]\n"
     "       weft_info --coll NAME --ranks N --bytes SIZE [--noncommutative] [--oversubscribed]\n"
-    "                 [--root R]\n"
+    "                 [--root R] [--nodes K]\n"
     "SIZE takes k, m, g suffixes (1M = 1048576): the vector for bcast, reduce, allreduce, scan\n"
     "and exscan; one rank's block for gather, scatter, allgather, reduce_scatter and alltoall;\n"
-    "one neighbour's block for neighbor_allgather and neighbor_alltoall (on a periodic ring).\n";
+    "one neighbour's block for neighbor_allgather and neighbor_alltoall (on a periodic ring).\n"
+    "--nodes K spreads the ranks over K nodes, consecutive ranks together (default 1).\n";
 
 struct Query {
   CollKind kind = CollKind::kBarrier;
   long ranks = 0;
   long root = 0;
+  long nodes = 1;
   size_t bytes = 0;
   bool have_bytes = false;
   bool noncommutative = false;
@@ -161,6 +163,7 @@ std::string describe(const Query& q) {
     d += (to_root ? " to root " : " from root ") + std::to_string(q.root);
   }
   d += " on " + std::to_string(q.ranks) + (q.ranks == 1 ? " rank" : " ranks");
+  if (q.nodes > 1) d += " on " + std::to_string(q.nodes) + " nodes";
   if (neighbourhood(q.kind)) d += " in a periodic ring (2 neighbours each)";
   if (is_reduction(q.kind)) d += q.noncommutative ? ", non-commutative op" : ", commutative op";
   return d;
@@ -180,12 +183,19 @@ void print_model(const Query& q, const std::string& path, const coll::CostModel&
   std::printf("model:  alpha %g us%s, beta %g ns/B, gamma %g ns/B, segment %s\n", m.alpha_us,
               q.oversubscribed ? " (alpha_oversubscribed_us)" : "", m.beta_ns_per_byte,
               m.gamma_ns_per_byte, bytes_text(double(m.segment_bytes)).c_str());
+  if (q.nodes > 1) {
+    std::printf(
+        "        to another node: alpha %g us, beta %g ns/B (flat algorithms pay these in "
+        "every round)\n",
+        m.alpha_inter_us, m.beta_inter_ns_per_byte);
+  }
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  if (!q.oversubscribed && cores > 0 && q.ranks > cores) {
+  const long per_node = (q.ranks + q.nodes - 1) / q.nodes;  // on the fullest node
+  if (!q.oversubscribed && cores > 0 && per_node > cores) {
     std::printf(
         "        (%ld ranks on this node's %ld cores would be oversubscribed: add "
         "--oversubscribed for alpha %g us)\n",
-        q.ranks, cores, file_model.alpha_oversubscribed_us);
+        per_node, cores, file_model.alpha_oversubscribed_us);
   }
 }
 
@@ -205,6 +215,7 @@ int explain(const Query& q) {
   call.bytes = q.bytes;
   call.commutative = !q.noncommutative;
   call.segment_bytes = selector.model().segment_bytes;
+  call.nodes = int(q.nodes);
   const coll::CollArgs args = coll::regular_args(call);
 
   std::printf("%s\n", describe(q).c_str());
@@ -219,8 +230,11 @@ int explain(const Query& q) {
   int width = int(std::strlen("algorithm"));  // the name column fits the longest name
   for (const coll::Candidate& c : candidates)
     width = std::max(width, int(std::strlen(c.algorithm->name)));
-  std::printf("\n   %-*s  %10s  %6s  %10s  %10s\n", width, "algorithm", "predicted", "rounds",
-              "moved", "reduced");
+  // Across nodes, rounds and bytes moved show the other-node part after a slash.
+  const bool across = coll::spans_nodes(args);
+  std::printf("\n   %-*s  %10s  %9s  %21s  %10s\n", width, "algorithm", "predicted",
+              across ? "rounds/far" : "rounds", across ? "moved/to other nodes" : "moved",
+              "reduced");
   for (const coll::Candidate& c : candidates) {
     const char* mark = c.algorithm == chosen ? " * " : "   ";
     if (!c.accepts) {
@@ -229,8 +243,16 @@ int explain(const Query& q) {
       continue;
     }
     const coll::Cost cost = c.algorithm->cost(args);
-    std::printf("%s%-*s  %10s  %6g  %10s  %10s\n", mark, width, c.algorithm->name,
-                seconds_text(c.seconds).c_str(), cost.rounds, bytes_text(cost.bytes).c_str(),
+    char rounds[32];
+    std::string moved = bytes_text(cost.bytes);
+    if (across) {
+      std::snprintf(rounds, sizeof rounds, "%g/%g", cost.rounds, cost.rounds - cost.node_rounds);
+      moved += "/" + bytes_text(cost.bytes - cost.node_bytes);
+    } else {
+      std::snprintf(rounds, sizeof rounds, "%g", cost.rounds);
+    }
+    std::printf("%s%-*s  %10s  %9s  %21s  %10s\n", mark, width, c.algorithm->name,
+                seconds_text(c.seconds).c_str(), rounds, moved.c_str(),
                 bytes_text(cost.reduced).c_str());
   }
 
@@ -276,7 +298,7 @@ int coll_main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const char* opt = argv[i];
     const bool takes_value = std::strcmp(opt, "--ranks") == 0 || std::strcmp(opt, "--bytes") == 0 ||
-                             std::strcmp(opt, "--root") == 0;
+                             std::strcmp(opt, "--root") == 0 || std::strcmp(opt, "--nodes") == 0;
     if (takes_value && i + 1 >= argc) {
       std::fprintf(stderr, "weft_info: %s needs a value\n%s", opt, kUsage);
       return 2;
@@ -288,6 +310,8 @@ int coll_main(int argc, char** argv) {
       ok = q.have_bytes = parse_size(argv[++i], &q.bytes);
     } else if (std::strcmp(opt, "--root") == 0) {
       ok = have_root = parse_long(argv[++i], 0, 1L << 24, &q.root);
+    } else if (std::strcmp(opt, "--nodes") == 0) {
+      ok = parse_long(argv[++i], 1, 1L << 24, &q.nodes);
     } else if (std::strcmp(opt, "--noncommutative") == 0) {
       q.noncommutative = true;
     } else if (std::strcmp(opt, "--oversubscribed") == 0) {
@@ -311,6 +335,10 @@ int coll_main(int argc, char** argv) {
   }
   if (q.root >= q.ranks) {
     std::fprintf(stderr, "weft_info: --root %ld is not a rank of %ld\n", q.root, q.ranks);
+    return 2;
+  }
+  if (q.nodes > q.ranks) {
+    std::fprintf(stderr, "weft_info: --nodes %ld is more than the %ld ranks\n", q.nodes, q.ranks);
     return 2;
   }
   if (have_root && !has_root(q.kind))

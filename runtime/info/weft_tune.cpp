@@ -24,8 +24,10 @@ constexpr const char* kUsage =
     "usage: weftrun -n 2 weft_tune [-o FILE] [--force]\n"
     "Measures latency (alpha), bandwidth (beta), reduction speed (gamma) and a pipelining\n"
     "segment size between ranks 0 and 1, and writes them to FILE (default: the tuning file\n"
-    "WEFT_TUNING_FILE=auto reads). With more ranks than cores it measures only the latency\n"
-    "when oversubscribed (alpha_oversubscribed_us) and keeps the other values.\n"
+    "WEFT_TUNING_FILE=auto reads). Ranks 0 and 1 on different nodes (weftrun -n 2 --host\n"
+    "a:1,b:1 weft_tune) measure the other-node alpha_inter_us and beta_inter_ns_per_byte\n"
+    "instead of alpha_us and beta_ns_per_byte. With more ranks than cores it measures only\n"
+    "the latency when oversubscribed (alpha_oversubscribed_us) and keeps the other values.\n"
     "When other work disturbed the runs it writes nothing, unless --force.\n";
 
 constexpr double kSegmentShare = 0.8;  // segment: the smallest message at 80% of peak bandwidth
@@ -90,21 +92,36 @@ std::string size_text(size_t bytes) {
   return text;
 }
 
+// What a ping-pong between ranks 0 and 1 measures: the same-node α and β, or the other-node
+// ones where the two run on different nodes.
+struct Link {
+  const char* alpha_name;
+  const char* beta_name;
+  double* alpha;
+  double* beta;
+};
+Link measured_link(CostModel* m, bool other_node) {
+  if (other_node) {
+    return {"alpha_inter_us", "beta_inter_ns_per_byte", &m->alpha_inter_us,
+            &m->beta_inter_ns_per_byte};
+  }
+  return {"alpha_us", "beta_ns_per_byte", &m->alpha_us, &m->beta_ns_per_byte};
+}
+
 // Ranks 0 and 1: α, β and the segment size. Every value is the best run (the machine's speed
 // with nothing else in the way); a median far above it says other work got in the way.
-void measure_dedicated(CostModel* model, std::string* notes, bool* busy) {
+void measure_dedicated(const Link& link, CostModel* model, std::string* notes, bool* busy) {
   char line[256];
   tune::PingPong ping(1);
   const tune::Timing small = ping.measure(8, 51, 0.0005);
-  model->alpha_us = small.min * 1e6;
-  *busy = small.median > kBusyRatio * small.min || model->alpha_us > kSlowAlphaUs;
+  *link.alpha = small.min * 1e6;
+  *busy = small.median > kBusyRatio * small.min || *link.alpha > kSlowAlphaUs;
   std::printf(
-      "alpha_us           %8.3f   8 B ping-pong, half round trip: best of %d runs of %ld "
-      "(median %.3f)\n",
-      model->alpha_us, small.repetitions, small.round_trips, small.median * 1e6);
+      "%-18s %8.3f   8 B ping-pong, half round trip: best of %d runs of %ld (median %.3f)\n",
+      link.alpha_name, *link.alpha, small.repetitions, small.round_trips, small.median * 1e6);
   std::snprintf(line, sizeof line,
-                "# alpha_us: 8 B ping-pong half round trip, best of %d runs (median %.3g)\n",
-                small.repetitions, small.median * 1e6);
+                "# %s: 8 B ping-pong half round trip, best of %d runs (median %.3g)\n",
+                link.alpha_name, small.repetitions, small.median * 1e6);
   *notes += line;
 
   std::printf("\nping-pong by size, half round trip (best and median of the runs):\n");
@@ -136,10 +153,9 @@ void measure_dedicated(CostModel* model, std::string* notes, bool* busy) {
     beta = sweep.back().min / double(sweep.back().bytes);
     how = "4 MiB ping-pong time over its size (the 1-4 MiB slope was not positive)";
   }
-  model->beta_ns_per_byte = beta * 1e9;
-  std::printf("\nbeta_ns_per_byte   %8.4f   %s (%.2f GB/s)\n", model->beta_ns_per_byte, how,
-              1 / beta / 1e9);
-  std::snprintf(line, sizeof line, "# beta_ns_per_byte: %s (%.3g GB/s)\n", how, 1 / beta / 1e9);
+  *link.beta = beta * 1e9;
+  std::printf("\n%-18s %8.4f   %s (%.2f GB/s)\n", link.beta_name, *link.beta, how, 1 / beta / 1e9);
+  std::snprintf(line, sizeof line, "# %s: %s (%.3g GB/s)\n", link.beta_name, how, 1 / beta / 1e9);
   *notes += line;
 
   // segment: the smallest message that reaches kSegmentShare of the peak bandwidth. In the model
@@ -158,7 +174,7 @@ void measure_dedicated(CostModel* model, std::string* notes, bool* busy) {
       "segment_bytes      %8zu   smallest message reaching %.0f%% of the peak %.2f GB/s "
       "(at most %s; 4*alpha/beta would say %.0f)\n",
       segment, kSegmentShare * 100, peak / 1e9, size_text(kMaxSegment).c_str(),
-      4 * model->alpha_us * 1e3 / model->beta_ns_per_byte);
+      4 * *link.alpha * 1e3 / *link.beta);
   std::snprintf(line, sizeof line,
                 "# segment_bytes: smallest ping-pong message reaching %.0f%% of the peak %.3g "
                 "GB/s\n",
@@ -213,12 +229,20 @@ double measure_oversubscribed(int rank, int size) {
 }
 
 // Rank 0's part of a run on dedicated cores. Returns the exit status.
-int lead(const std::string& path, const std::string& hosts, int size, bool force) {
+// `other_node`: ranks 0 and 1 run on different nodes, so the link measured is the other-node one
+// and the same-node values are kept.
+int lead(const std::string& path, const std::string& hosts, int size, bool force, bool other_node) {
   std::string origin, notes;
   CostModel model = previous_model(path, &origin);
   bool busy = false;
-  measure_dedicated(&model, &notes, &busy);
+  measure_dedicated(measured_link(&model, other_node), &model, &notes, &busy);
   measure_reduction(&model, &notes);
+  const Link kept = measured_link(&model, !other_node);
+  std::printf("%s, %s not measured: ranks 0 and 1 run on %s; kept from %s\n", kept.alpha_name,
+              kept.beta_name, other_node ? "different nodes" : "one node", origin.c_str());
+  notes += std::string("# ") + kept.alpha_name + ", " + kept.beta_name +
+           ": not measured (ranks 0 and 1 on " + (other_node ? "different nodes" : "one node") +
+           "); kept from " + origin + "\n";
   std::printf(
       "alpha_oversubscribed_us %.3f   not measured: %d ranks on %ld cores do not "
       "oversubscribe (run weft_tune with more ranks than cores for it); kept from %s\n",
@@ -252,7 +276,8 @@ int lead_oversubscribed(int rank, int size, const std::string& path, const std::
               model.alpha_oversubscribed_us);
   std::printf(
       "not measured, since oversubscription would distort them: alpha_us, "
-      "beta_ns_per_byte, gamma_ns_per_byte, segment_bytes; kept from %s\n",
+      "beta_ns_per_byte, alpha_inter_us, beta_inter_ns_per_byte, gamma_ns_per_byte, "
+      "segment_bytes; kept from %s\n",
       origin.c_str());
   const std::string notes =
       "# alpha_oversubscribed_us: 8 B ping-pong half round trip with every rank busy in pairs, "
@@ -308,7 +333,7 @@ int main(int argc, char** argv) {
   if (plan[0] != 0) {
     status = lead_oversubscribed(rank, size, path, hosts);
   } else if (rank == 0) {
-    status = lead(path, hosts, size, options.force);
+    status = lead(path, hosts, size, options.force, all_hosts[0] != all_hosts[1]);
   } else if (rank == 1) {
     tune::serve(0);
   }

@@ -81,6 +81,21 @@ case $case in
       weftrun -n 3 --host h1:2,h2:2 "$bin/mpi_$prog"
       expect 0
     done ;;
+  hierarchical)  # node-aware collectives, the nodes found from the launcher's host names
+    "$hosts" up "$prefix" 2 "$subnet"
+    forced=()
+    for coll in barrier bcast reduce allreduce allgather; do
+      forced+=(--set "${coll}_algorithm=hierarchical")
+    done
+    # coll_nodes checks by MPI_T counters that the two-level algorithms ran wherever a
+    # communicator spans both hosts (uneven: 3 and 2 ranks), and their results.
+    weftrun -n 5 --host h1:3,h2:2 "${forced[@]}" "$bin/mpi_coll_nodes"
+    expect 0
+    grep -q "coll_nodes: ok on 5 ranks (forced)" "$out" || fail "coll_nodes across two hosts"
+    for prog in coll_allreduce coll_bcast; do
+      weftrun -n 4 --host h1:2,h2:2 "${forced[@]}" "$bin/mpi_$prog"
+      expect 0
+    done ;;
   rma)  # one-sided communication between hosts (transport RMA and messages), every sync mode
     "$hosts" up "$prefix" 2 "$subnet"
     for prog in rma_basic rma_pscw rma_dtypes rma_errors rma_objects rma_shared; do

@@ -1,6 +1,7 @@
 // Every collective algorithm's schedule, simulated for 1..64 ranks with several counts, roots,
 // in-place and v-variant layouts and ops, must match the linear reference form bitwise, finish
-// under random completion orders (rendezvous and eager), and match sizes on every message.
+// under random completion orders (rendezvous and eager), and match sizes on every message. The
+// node-aware algorithms run on several placements of the ranks on nodes.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -81,23 +82,38 @@ std::vector<Problem> problems(CollKind kind, int p) {
   return out;
 }
 
+void check_algorithm(const Problem& pb, const coll::Algorithm& a,
+                     const std::vector<std::vector<unsigned char>>& expected) {
+  std::vector<std::vector<unsigned char>> got;
+  for (bool eager : {false, true}) {
+    const SimOutcome run = run_algorithm(pb, a, SimRun{pb.seed * 2 + eager, eager}, &got);
+    INFO(pb.describe() + " algorithm " + a.name + (eager ? " eager" : " rendezvous") +
+         (run.deadlock ? ": DEADLOCK" : "") + (run.error.empty() ? "" : ": " + run.error));
+    REQUIRE(run.ok());
+    for (int r = 0; r < pb.size; ++r) {
+      INFO("rank " << r);
+      REQUIRE(got[size_t(r)] == expected[size_t(r)]);
+    }
+  }
+}
+
 void check_against_reference(CollKind kind, int p) {
   for (const Problem& pb : problems(kind, p)) {
-    std::vector<std::vector<unsigned char>> expected, got;
+    std::vector<std::vector<unsigned char>> expected;
     const SimOutcome ref = run_algorithm(pb, linear(kind), SimRun{pb.seed, false}, &expected);
     INFO(pb.describe() + " (linear reference)");
     REQUIRE(ref.ok());
     for (const coll::Algorithm* a : coll::algorithms_for(kind)) {
-      if (a == &linear(kind) || !accepts(*a, pb)) continue;
-      for (bool eager : {false, true}) {
-        const SimOutcome run = run_algorithm(pb, *a, SimRun{pb.seed * 2 + eager, eager}, &got);
-        INFO(pb.describe() + " algorithm " + a->name + (eager ? " eager" : " rendezvous") +
-             (run.deadlock ? ": DEADLOCK" : "") + (run.error.empty() ? "" : ": " + run.error));
-        REQUIRE(run.ok());
-        for (int r = 0; r < p; ++r) {
-          INFO("rank " << r);
-          REQUIRE(got[size_t(r)] == expected[size_t(r)]);
-        }
+      if (a == &linear(kind)) continue;
+      if (!a->node_aware) {
+        if (accepts(*a, pb)) check_algorithm(pb, *a, expected);
+        continue;
+      }
+      CHECK_FALSE(accepts(*a, pb));  // not without a node map
+      for (const std::vector<int>& nodes : node_placements(p)) {
+        Problem placed = pb;
+        placed.nodes = nodes;
+        if (accepts(*a, placed)) check_algorithm(placed, *a, expected);
       }
     }
   }
@@ -125,6 +141,7 @@ TEST_CASE("the same reduction gives the same bits whatever the arrival order", "
         pb.count = 1000;
         pb.values = Values::kFloat;
         pb.segment_bytes = 512;
+        if (a->node_aware) pb.nodes = node_placements(p)[2];
         std::vector<std::vector<unsigned char>> first, again;
         REQUIRE(run_algorithm(pb, *a, SimRun{1, false}, &first).ok());
         for (uint64_t seed = 2; seed < 6; ++seed) {

@@ -1,6 +1,7 @@
 // A barrier carries no data, so matching the linear reference proves nothing: here every
 // barrier algorithm's schedules, joined by their matched messages, must make each rank's
-// completion causally follow every rank's entry, for 1..64 ranks.
+// completion causally follow every rank's entry, for 1..64 ranks (the node-aware one on several
+// placements of the ranks on nodes).
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "coll/registry.hpp"
+#include "coll_cases.hpp"
 
 using namespace weft::coll;
 
@@ -60,16 +62,26 @@ bool everyone_waits_for_everyone(const std::vector<Schedule>& schedules) {
 TEST_CASE("barrier algorithms: no rank leaves before every rank has entered", "[coll]") {
   for (const Algorithm* algorithm : algorithms_for(CollKind::kBarrier)) {
     for (int p = 1; p <= 64; ++p) {
-      std::vector<Schedule> schedules(static_cast<size_t>(p));
-      for (int r = 0; r < p; ++r) {
-        CollArgs args;
-        args.kind = CollKind::kBarrier;
-        args.rank = r;
-        args.size = p;
-        algorithm->build(args, schedules[size_t(r)]);
+      // Flat algorithms once; node-aware ones on every placement of the ranks on nodes.
+      std::vector<std::vector<int>> placements = {{}};
+      if (algorithm->node_aware) placements = weft::test::node_placements(p);
+      for (const std::vector<int>& nodes : placements) {
+        std::shared_ptr<const NodeMap> map;
+        if (!nodes.empty()) map = std::make_shared<const NodeMap>(NodeMap::from_ids(nodes));
+        std::vector<Schedule> schedules(static_cast<size_t>(p));
+        for (int r = 0; r < p; ++r) {
+          CollArgs args;
+          args.kind = CollKind::kBarrier;
+          args.rank = r;
+          args.size = p;
+          args.nodes = map;
+          REQUIRE((algorithm->accepts == nullptr || algorithm->accepts(args)));
+          algorithm->build(args, schedules[size_t(r)]);
+        }
+        INFO(algorithm->name << " on " << p << " ranks" << (map ? ", " : "")
+                             << (map ? std::to_string(map->nodes()) + " nodes" : ""));
+        CHECK(everyone_waits_for_everyone(schedules));
       }
-      INFO(algorithm->name << " on " << p << " ranks");
-      CHECK(everyone_waits_for_everyone(schedules));
     }
   }
 }

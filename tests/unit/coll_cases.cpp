@@ -285,13 +285,40 @@ std::string Problem::describe() const {
          " root=" + std::to_string(root) + " count=" + std::to_string(count) +
          (in_place ? " in-place" : "") + (vector ? " v-variant" : "") +
          " values=" + kValues[int(values)] + " segment=" + std::to_string(segment_bytes) +
-         " seed=" + std::to_string(seed);
+         " seed=" + std::to_string(seed) + nodes_text();
+}
+
+std::string Problem::nodes_text() const {
+  if (nodes.empty()) return "";
+  std::string text = " nodes=";
+  for (size_t r = 0; r < nodes.size(); ++r) text += (r ? "," : "") + std::to_string(nodes[r]);
+  return text;
 }
 
 std::vector<RankState> set_up(const Problem& problem) {
   std::vector<RankState> states(size_t(problem.size));
-  for (int r = 0; r < problem.size; ++r) set_up_rank(problem, r, states[size_t(r)]);
+  std::shared_ptr<const coll::NodeMap> nodes;
+  if (!problem.nodes.empty())
+    nodes = std::make_shared<const coll::NodeMap>(coll::NodeMap::from_ids(problem.nodes));
+  for (int r = 0; r < problem.size; ++r) {
+    set_up_rank(problem, r, states[size_t(r)]);
+    states[size_t(r)].args.nodes = nodes;
+  }
   return states;
+}
+
+std::vector<std::vector<int>> node_placements(int p) {
+  if (p < 2) return {};
+  std::vector<std::vector<int>> out(5, std::vector<int>(size_t(p)));
+  for (int r = 0, run = 0, left = 1; r < p; ++r) {
+    out[0][size_t(r)] = r < (p + 1) / 2 ? 0 : 1;
+    out[1][size_t(r)] = run;
+    if (--left == 0) left = ++run + 1;
+    out[2][size_t(r)] = r % 3;
+    out[3][size_t(r)] = int((uint32_t(r) * 2654435761u >> 7) % uint32_t(p / 3 + 2));
+    out[4][size_t(r)] = r == p / 2 ? 1 : 0;
+  }
+  return out;
 }
 
 Reduction reduction_for(Values values) {

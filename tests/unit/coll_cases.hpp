@@ -25,7 +25,9 @@ struct Problem {
   Values values = Values::kBytes;
   size_t segment_bytes = 64 * 1024;
   uint64_t seed = 1;
+  std::vector<int> nodes;  // the node of each rank, for node-aware algorithms (empty: not known)
   std::string describe() const;
+  std::string nodes_text() const;  // " nodes=0,0,1" ("" without nodes)
 };
 
 struct RankState {
@@ -33,6 +35,11 @@ struct RankState {
   std::vector<unsigned char> send, recv, stage;
   coll::Binding binding;
 };
+
+// Placements of p ranks on nodes for the node-aware algorithms (none for one rank): halves of
+// consecutive ranks; consecutive runs of 1, 2, 3, ... ranks; round robin over three nodes; a
+// scattered, uneven placement over about p/3 nodes; and one rank alone amid the others.
+std::vector<std::vector<int>> node_placements(int p);
 
 // Every rank's call, inputs filled in.
 std::vector<RankState> set_up(const Problem& problem);

@@ -83,12 +83,15 @@ Status parse(const std::string& text, CostModel* model) {
 TEST_CASE("tuning: a full file sets every value") {
   CostModel m;
   REQUIRE(parse("alpha_us 0.45\nalpha_oversubscribed_us 7\nbeta_ns_per_byte 0.07\n"
+                "alpha_inter_us 2.5\nbeta_inter_ns_per_byte 0.3\n"
                 "gamma_ns_per_byte 0.05\nsegment_bytes 65536\n",
                 &m)
               .ok());
   CHECK(m.alpha_us == Approx(0.45));
   CHECK(m.alpha_oversubscribed_us == Approx(7));
   CHECK(m.beta_ns_per_byte == Approx(0.07));
+  CHECK(m.alpha_inter_us == Approx(2.5));
+  CHECK(m.beta_inter_ns_per_byte == Approx(0.3));
   CHECK(m.gamma_ns_per_byte == Approx(0.05));
   CHECK(m.segment_bytes == 65536);
 }
@@ -104,6 +107,8 @@ TEST_CASE("tuning: comments, blank lines and spacing are ignored; missing keys k
   CHECK(m.alpha_us == Approx(2.5));
   CHECK(m.beta_ns_per_byte == Approx(0.1));
   CHECK(m.alpha_oversubscribed_us == defaults.alpha_oversubscribed_us);
+  CHECK(m.alpha_inter_us == defaults.alpha_inter_us);
+  CHECK(m.beta_inter_ns_per_byte == defaults.beta_inter_ns_per_byte);
   CHECK(m.gamma_ns_per_byte == defaults.gamma_ns_per_byte);
   CHECK(m.segment_bytes == defaults.segment_bytes);
 }
@@ -122,8 +127,9 @@ TEST_CASE("tuning: an unknown key names the file, the line, the key and the know
   CHECK_THAT(s.message, Catch::Contains("test.tuning"));
   CHECK_THAT(s.message, Catch::Contains("line 3"));
   CHECK_THAT(s.message, Catch::Contains("latency_us"));
-  for (const char* key : {"alpha_us", "alpha_oversubscribed_us", "beta_ns_per_byte",
-                          "gamma_ns_per_byte", "segment_bytes"}) {
+  for (const char* key :
+       {"alpha_us", "alpha_oversubscribed_us", "beta_ns_per_byte", "alpha_inter_us",
+        "beta_inter_ns_per_byte", "gamma_ns_per_byte", "segment_bytes"}) {
     CHECK_THAT(s.message, Catch::Contains(key));
   }
 }
@@ -169,6 +175,8 @@ TEST_CASE("tuning: format_tuning and parse_tuning round-trip") {
   out.alpha_us = 0.6049;
   out.alpha_oversubscribed_us = 12.5;
   out.beta_ns_per_byte = 0.07211;
+  out.alpha_inter_us = 2.718;
+  out.beta_inter_ns_per_byte = 0.3141;
   out.gamma_ns_per_byte = 0.02427;
   out.segment_bytes = 524288;
   for (const CostModel& m : {CostModel{}, out}) {
@@ -178,6 +186,8 @@ TEST_CASE("tuning: format_tuning and parse_tuning round-trip") {
     CHECK(in.alpha_us == Approx(m.alpha_us));
     CHECK(in.alpha_oversubscribed_us == Approx(m.alpha_oversubscribed_us));
     CHECK(in.beta_ns_per_byte == Approx(m.beta_ns_per_byte));
+    CHECK(in.alpha_inter_us == Approx(m.alpha_inter_us));
+    CHECK(in.beta_inter_ns_per_byte == Approx(m.beta_inter_ns_per_byte));
     CHECK(in.gamma_ns_per_byte == Approx(m.gamma_ns_per_byte));
     CHECK(in.segment_bytes == m.segment_bytes);
   }
@@ -199,12 +209,18 @@ TEST_CASE("tuning: effective_model swaps in the oversubscribed alpha only when o
   m.alpha_us = 0.5;
   m.alpha_oversubscribed_us = 9;
   m.beta_ns_per_byte = 0.2;
+  m.alpha_inter_us = 3;
+  m.beta_inter_ns_per_byte = 0.5;
   const CostModel normal = effective_model(m, false);
   CHECK(normal.alpha_us == Approx(0.5));
+  CHECK(normal.alpha_inter_us == Approx(3));
   const CostModel over = effective_model(m, true);
   CHECK(over.alpha_us == Approx(9));
   CHECK(over.alpha_oversubscribed_us == Approx(9));
+  // The context switch (9 - 0.5 us) comes on top of the network's latency.
+  CHECK(over.alpha_inter_us == Approx(11.5));
   CHECK(over.beta_ns_per_byte == Approx(0.2));
+  CHECK(over.beta_inter_ns_per_byte == Approx(0.5));
   CHECK(over.gamma_ns_per_byte == Approx(m.gamma_ns_per_byte));
   CHECK(over.segment_bytes == m.segment_bytes);
 }
