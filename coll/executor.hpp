@@ -48,6 +48,8 @@ class Executor {
   bool done() const { return completed_ == total_; }
   // The first error met (the run continues to the end so that no peer waits forever).
   const Status& status() const { return status_; }
+  // Bytes of scratch memory it keeps for the next run.
+  size_t scratch_capacity() const { return scratch_capacity_; }
 
  private:
   void start_step(StepId id);
