@@ -37,8 +37,12 @@ class CallCache {
  private:
   std::unique_ptr<CollOp> remove(size_t index);
 
-  std::vector<std::unique_ptr<CollOp>> idle_;  // least recently used first
-  size_t idle_bytes_ = 0;                      // their retained_bytes()
+  struct Idle {
+    std::unique_ptr<CollOp> op;
+    size_t bytes;  // its retained_bytes() when given back
+  };
+  std::vector<Idle> idle_;  // least recently used first
+  size_t idle_bytes_ = 0;   // the sum of their bytes
   uint64_t hits_ = 0, misses_ = 0;
 };
 
