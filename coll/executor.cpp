@@ -14,7 +14,7 @@ void Executor::start(const Reduction* reduction, Binding binding, Channel* chann
   reduction_ = reduction;
   binding_ = binding;
   channel_ = channel;
-  status_ = Status::success();
+  if (!status_.ok()) status_ = Status::success();
   completed_ = 0;
   const Schedule& schedule = *schedule_;
   if (schedule.scratch_bytes() > scratch_capacity_) {
