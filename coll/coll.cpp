@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "coll/call_cache.hpp"
 #include "coll/coll_op.hpp"
 #include "coll/registry.hpp"
 #include "pt2pt/match_bits.hpp"
@@ -46,29 +47,37 @@ Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Comp
 }
 
 void CollOp::prepare(Comm& comm, const CallSpec& spec) {
-  const bool same = algorithm_ != nullptr && spec.args == spec_.args;
-  if (same) {  // keep the schedule; take only what may change between such calls
-    spec_.binding = spec.binding;
-    spec_.reduction = spec.reduction;
-    if (!spec.send_typed.empty() || !spec_.send_typed.empty()) spec_.send_typed = spec.send_typed;
-    if (!spec.recv_typed.empty() || !spec_.recv_typed.empty()) spec_.recv_typed = spec.recv_typed;
-    spec_.send_in_packed_recv = spec.send_in_packed_recv;
-    spec_.recv_in_packed_send = spec.recv_in_packed_send;
-    spec_.stage_recv_bytes = spec.stage_recv_bytes;
-    spec_.label = spec.label;
-  } else {
-    spec_ = spec;
+  if (!prepared_for(spec.args)) {
+    spec_.args = spec.args;
     algorithm_ = world().selector.choose(spec_.args);
     calls_ = call_counter(*algorithm_);
     schedule_.clear();
     algorithm_->build(spec_.args, schedule_);
     executor_.plan(schedule_);
   }
+  bind(comm, spec);
+}
+
+void CollOp::bind(Comm& comm, const CallSpec& spec) {
+  spec_.binding = spec.binding;
+  spec_.reduction = spec.reduction;
+  if (!spec.send_typed.empty() || !spec_.send_typed.empty()) spec_.send_typed = spec.send_typed;
+  if (!spec.recv_typed.empty() || !spec_.recv_typed.empty()) spec_.recv_typed = spec.recv_typed;
+  spec_.send_in_packed_recv = spec.send_in_packed_recv;
+  spec_.recv_in_packed_send = spec.recv_in_packed_send;
+  spec_.stage_recv_bytes = spec.stage_recv_bytes;
+  if (world().check_collectives) spec_.label = spec.label;  // what the check shows
   channel_.bind(&comm, comm.coll_seq++);
   comm_ = &comm;
+  report_ = nullptr;
   stage_.resize(spec_.stage_recv_bytes);
   packed_send_.resize(spec_.send_typed.packed_bytes());
   packed_recv_.resize(spec_.recv_typed.packed_bytes());
+}
+
+size_t CollOp::retained_bytes() const {
+  return executor_.scratch_capacity() + stage_.capacity() + packed_send_.capacity() +
+         packed_recv_.capacity();
 }
 
 void CollOp::start() {
@@ -114,6 +123,11 @@ void CollOp::finish() {
   }
 }
 
+void CollOp::release() {
+  std::unique_ptr<CollOp> self(this);
+  if (const std::shared_ptr<CallCache> home = home_.lock()) home->give_back(std::move(self));
+}
+
 Status CollOp::restart() {
   WEFT_TRY(check_matching_calls(*comm_, spec_));
   start();
@@ -131,11 +145,12 @@ void complete_args(const Comm& comm, CallSpec& spec) {
   spec.args.segment_bytes = world().selector.model().segment_bytes;
 }
 
-// A pooled request owning a prepared (not started) CollOp.
+// A pooled request owning a prepared (not started) CollOp from the communicator's cache.
 Request* new_request(Comm& comm, CallSpec& spec, bool persistent) {
   complete_args(comm, spec);
-  auto* op = new CollOp;
-  op->prepare(comm, spec);
+  const std::shared_ptr<CallCache>& cache = call_cache(comm);
+  CollOp* op = cache->take(comm, spec).release();
+  op->lent_by(cache);
   Request* r = world().requests.acquire();
   r->kind = WeftRequestKind::kActivity;
   r->comm = comm.handle;
@@ -143,6 +158,17 @@ Request* new_request(Comm& comm, CallSpec& spec, bool persistent) {
   r->persistent = persistent;
   op->report_to(&r->completion);
   return r;
+}
+
+// Starts a prepared op and waits for its end.
+Status run_prepared(CollOp& op) {
+  op.start();
+  if (!op.finished()) {
+    World& w = world();
+    w.progress.activate(&op);
+    w.progress.wait_until([&op] { return op.finished(); });
+  }
+  return op.outcome();
 }
 
 }  // namespace
@@ -155,27 +181,21 @@ const Algorithm* choose(const Comm& comm, CallSpec& spec) {
 Status run_to_completion(CollOp& op, Comm& comm, CallSpec& spec) {
   complete_args(comm, spec);
   op.prepare(comm, spec);
-  op.start();
-  if (!op.finished()) {
-    World& w = world();
-    w.progress.activate(&op);
-    w.progress.wait_until([&op] { return op.finished(); });
-  }
-  return op.outcome();
+  return run_prepared(op);
 }
 
 Status run_blocking(Comm& comm, CallSpec& spec) {
   WEFT_TRY(learn_nodes(comm));  // the first blocking call on a communicator that may span nodes
-  wait_state::note_collective(comm, comm.coll_seq + 1);  // the number prepare() will take
+  wait_state::note_collective(comm, comm.coll_seq + 1);  // the number the call will take
   WEFT_TRY(check_matching_calls(comm, spec));
-  // One operation object serves every blocking call, so its buffers are reused; under
-  // MPI_THREAD_MULTIPLE threads run blocking collectives at once, each with its own.
-  if (call_lock::multiple()) {
-    CollOp own;
-    return run_to_completion(own, comm, spec);
-  }
-  static CollOp op;
-  return run_to_completion(op, comm, spec);
+  complete_args(comm, spec);
+  // The op is this call's alone until given back, so threads of MPI_THREAD_MULTIPLE running
+  // blocking collectives at once (on different communicators) each have their own.
+  CallCache& cache = *call_cache(comm);
+  std::unique_ptr<CollOp> op = cache.take(comm, spec);
+  Status s = run_prepared(*op);
+  cache.give_back(std::move(op));
+  return s;
 }
 
 Status start_nonblocking(Comm& comm, CallSpec& spec, Request** out) {

@@ -1,6 +1,7 @@
 // One collective call in flight: its schedule, the executor running it, and the channel that
 // tags its messages with the call's sequence number on the communicator's collective context.
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "coll/coll.hpp"
@@ -32,21 +33,35 @@ class CommChannel final : public Channel {
   uint32_t seq_ = 0;
 };
 
+class CallCache;
+
 class CollOp final : public Activity {
  public:
-  // Chooses the algorithm, builds and plans its schedule (unless the previous call on this
-  // object had the same arguments: then both are reused) and takes the call's sequence number.
-  // spec.args must be complete (rank, size, segment_bytes).
+  // Whether its schedule was built for calls with these arguments.
+  bool prepared_for(const CollArgs& args) const {
+    return algorithm_ != nullptr && args == spec_.args;
+  }
+  // Chooses the algorithm, builds and plans its schedule (unless it is prepared_for the call's
+  // arguments: then both are kept), then binds the call. spec.args must be complete (rank, size,
+  // segment_bytes).
   void prepare(Comm& comm, const CallSpec& spec);
+  // Takes the call's buffers, reduction, datatypes and sequence number on `comm`, keeping the
+  // schedule; it reports completion nowhere until report_to. Needs prepared_for(spec.args).
+  void bind(Comm& comm, const CallSpec& spec);
   // Where to report completion (a request's Completion), or nullptr.
   void report_to(Completion* c) { report_ = c; }
+  // The cache that lent it to a request, which release() gives it back to while it lives.
+  void lent_by(const std::shared_ptr<CallCache>& cache) { home_ = cache; }
   // Begins a run; finished() may already hold when it returns.
   void start();
+  // Bytes it keeps allocated between runs (scratch and staging buffers).
+  size_t retained_bytes() const;
 
   unsigned advance() override;
   bool finished() const override { return finished_; }
   Status outcome() const override { return executor_.status(); }
   Status restart() override;
+  void release() override;
 
  private:
   void finish();
@@ -61,6 +76,7 @@ class CollOp final : public Activity {
   std::vector<unsigned char> stage_;  // in-place all-to-all: the input's copy
   std::vector<unsigned char> packed_send_, packed_recv_;  // non-contiguous datatypes
   Completion* report_ = nullptr;
+  std::weak_ptr<CallCache> home_;
   bool finished_ = true;
 };
 

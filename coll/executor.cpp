@@ -1,6 +1,7 @@
 // Schedule execution: dependency counting, per-peer message order, completion reaping.
 #include "coll/executor.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -13,7 +14,7 @@ void Executor::start(const Reduction* reduction, Binding binding, Channel* chann
   reduction_ = reduction;
   binding_ = binding;
   channel_ = channel;
-  status_ = Status::success();
+  if (!status_.ok()) status_ = Status::success();
   completed_ = 0;
   const Schedule& schedule = *schedule_;
   if (schedule.scratch_bytes() > scratch_capacity_) {
@@ -29,17 +30,17 @@ void Executor::start(const Reduction* reduction, Binding binding, Channel* chann
       return;
     }
   }
-  pending_ = initial_pending_;
-  completions_.resize(total_);  // each is reset when its step starts
+  std::copy(initial_pending_.begin(), initial_pending_.end(), pending_.begin());
   ready_.clear();
   ready_head_ = 0;
   in_flight_.clear();
-  for (StepId id = 0; id < total_; ++id)
-    if (pending_[id] == 0) ready_.push_back(id);
+  // First the steps ready from the start, in step order; then those they release.
+  for (StepId id : initial_ready_) start_step(id);
   advance();
 }
 
-// Dependents in CSR form, and the per-peer order links that keep message order.
+// Dependents in CSR form, the per-peer order links that keep message order, and the steps that
+// are ready at the start.
 void Executor::plan(const Schedule& s) {
   schedule_ = &s;
   total_ = s.size();
@@ -73,6 +74,11 @@ void Executor::plan(const Schedule& s) {
     }
     last = id;
   }
+  initial_ready_.clear();
+  for (StepId id = 0; id < total_; ++id)
+    if (initial_pending_[id] == 0) initial_ready_.push_back(id);
+  pending_.resize(total_);
+  completions_.resize(total_);  // each is reset when its step starts
 }
 
 unsigned char* Executor::address(BufRef ref) const {

@@ -48,6 +48,8 @@ class Executor {
   bool done() const { return completed_ == total_; }
   // The first error met (the run continues to the end so that no peer waits forever).
   const Status& status() const { return status_; }
+  // Bytes of scratch memory it keeps for the next run.
+  size_t scratch_capacity() const { return scratch_capacity_; }
 
  private:
   void start_step(StepId id);
@@ -65,6 +67,7 @@ class Executor {
   size_t scratch_capacity_ = 0;
 
   std::vector<uint32_t> initial_pending_;  // prerequisites per step, as planned
+  std::vector<StepId> initial_ready_;      // the steps without any, in step order
   std::vector<uint32_t> pending_;         // unmet prerequisites per step in this run
   std::vector<uint32_t> fill_;            // plan() scratch
   std::vector<StepId> last_send_, last_recv_;  // plan() scratch: per peer and lane

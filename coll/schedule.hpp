@@ -49,7 +49,7 @@ class Schedule {
  public:
   using Deps = std::initializer_list<StepId>;
 
-  // Empties the schedule, keeping its storage (schedules are rebuilt per call).
+  // Empties the schedule, keeping its storage (an operation rebuilt for other arguments).
   void clear();
 
   // Messages added from now on travel on `lane` (0 until changed; taken modulo kLanes).

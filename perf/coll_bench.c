@@ -2,9 +2,11 @@
  * nccl-tests-style algorithm and bus bandwidth.
  *
  * Usage: coll_bench COLL [-n min_bytes] [-m max_bytes] [-i iterations] [-s size,size,...]
+ *                        [-f blocking|nonblocking]
  *   COLL is one of allreduce bcast allgather alltoall reduce_scatter reduce gather scatter barrier
  *   scan. Sizes run from -n (default 4) doubling up to -m (default 4M), or exactly the list given
  *   with -s. Sizes take an optional K, M or G suffix (powers of 1024) and must be multiples of 4.
+ *   -f nonblocking times MPI_I<coll> followed at once by MPI_Wait instead of the blocking call.
  *
  * Data: MPI_FLOAT everywhere; reductions use MPI_SUM; rooted collectives use root 0;
  * reduce_scatter is MPI_Reduce_scatter_block.
@@ -54,6 +56,7 @@ typedef struct {
   int rank, nranks;
   size_t count; /* floats per vector or per block */
   float *send, *recv;
+  int nonblocking; /* -f nonblocking */
 } Run;
 
 static int is_block_coll(Coll c) {
@@ -69,8 +72,51 @@ static double bus_factor(Coll c, int p) {
 /* The value rank r puts at position i: a small integer, so that sums over ranks are exact. */
 static float value(int r, size_t i) { return (float)(((size_t)r * 131 + i) % 1021); }
 
+/* The nonblocking form of one call: MPI_I<coll>, then MPI_Wait. */
+static void call_nonblocking(const Run* x) {
+  const int n = (int)x->count;
+  MPI_Request r = MPI_REQUEST_NULL;
+  switch (x->coll) {
+    case ALLREDUCE:
+      MPI_Iallreduce(x->send, x->recv, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &r);
+      break;
+    case BCAST:
+      MPI_Ibcast(x->recv, n, MPI_FLOAT, 0, MPI_COMM_WORLD, &r);
+      break;
+    case ALLGATHER:
+      MPI_Iallgather(x->send, n, MPI_FLOAT, x->recv, n, MPI_FLOAT, MPI_COMM_WORLD, &r);
+      break;
+    case ALLTOALL:
+      MPI_Ialltoall(x->send, n, MPI_FLOAT, x->recv, n, MPI_FLOAT, MPI_COMM_WORLD, &r);
+      break;
+    case REDUCE_SCATTER:
+      MPI_Ireduce_scatter_block(x->send, x->recv, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &r);
+      break;
+    case REDUCE:
+      MPI_Ireduce(x->send, x->recv, n, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD, &r);
+      break;
+    case GATHER:
+      MPI_Igather(x->send, n, MPI_FLOAT, x->recv, n, MPI_FLOAT, 0, MPI_COMM_WORLD, &r);
+      break;
+    case SCATTER:
+      MPI_Iscatter(x->send, n, MPI_FLOAT, x->recv, n, MPI_FLOAT, 0, MPI_COMM_WORLD, &r);
+      break;
+    case BARRIER:
+      MPI_Ibarrier(MPI_COMM_WORLD, &r);
+      break;
+    case SCAN:
+      MPI_Iscan(x->send, x->recv, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &r);
+      break;
+  }
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
 static void call(const Run* x) {
   const int n = (int)x->count;
+  if (x->nonblocking) {
+    call_nonblocking(x);
+    return;
+  }
   switch (x->coll) {
     case ALLREDUCE:
       MPI_Allreduce(x->send, x->recv, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
@@ -253,6 +299,7 @@ static int usage(int rank, const char* why) {
             "usage: coll_bench allreduce|bcast|allgather|alltoall|reduce_scatter|reduce|gather|"
             "scatter|barrier|scan\n"
             "                  [-n min_bytes] [-m max_bytes] [-i iterations] [-s size,size,...]\n"
+            "                  [-f blocking|nonblocking]\n"
             "  sizes: multiples of 4 bytes up to 1G, optional K/M/G suffix; -s replaces -n/-m\n");
   }
   MPI_Finalize();
@@ -272,7 +319,7 @@ int main(int argc, char** argv) {
   if (coll < 0) return usage(rank, "unknown collective");
 
   size_t min_bytes = 4, max_bytes = (size_t)4 << 20, sizes[kMaxSizes];
-  int base_iters = 1000, nsizes = 0, have_range = 0;
+  int base_iters = 1000, nsizes = 0, have_range = 0, nonblocking = 0;
   for (int i = 2; i < argc; i += 2) {
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
     int ok = v != NULL;
@@ -280,6 +327,8 @@ int main(int argc, char** argv) {
     else if (ok && strcmp(argv[i], "-m") == 0) ok = parse_bytes(v, &max_bytes), have_range = 1;
     else if (ok && strcmp(argv[i], "-i") == 0) ok = parse_int(v, &base_iters);
     else if (ok && strcmp(argv[i], "-s") == 0) ok = parse_list(v, sizes, &nsizes);
+    else if (ok && strcmp(argv[i], "-f") == 0)
+      nonblocking = strcmp(v, "nonblocking") == 0, ok = nonblocking || strcmp(v, "blocking") == 0;
     else ok = 0;
     if (!ok) {
       char why[128];
@@ -318,8 +367,8 @@ int main(int argc, char** argv) {
     lib[len < MPI_MAX_LIBRARY_VERSION_STRING ? len : MPI_MAX_LIBRARY_VERSION_STRING - 1] = '\0';
     char* nl = strchr(lib, '\n');
     if (nl) *nl = '\0';
-    printf("# coll_bench %s on %d ranks (MPI_FLOAT, MPI_SUM, root 0); library: %s\n",
-           kCollNames[coll], nranks, lib);
+    printf("# coll_bench %s%s on %d ranks (MPI_FLOAT, MPI_SUM, root 0); library: %s\n",
+           kCollNames[coll], nonblocking ? " (nonblocking: MPI_I* + MPI_Wait)" : "", nranks, lib);
     if (coll == BARRIER)
       printf("# size: none (barrier moves no data; bandwidths are 0)\n");
     else if (is_block_coll((Coll)coll))
@@ -335,7 +384,7 @@ int main(int argc, char** argv) {
 
   for (int k = 0; k < nsizes; ++k) {
     const size_t bytes = sizes[k];
-    const Run x = {(Coll)coll, rank, nranks, bytes / sizeof(float), send, recv};
+    const Run x = {(Coll)coll, rank, nranks, bytes / sizeof(float), send, recv, nonblocking};
     const double us = time_size(&x, bytes, iterations_for(bytes * span, base_iters));
     double worst;
     MPI_Reduce(&us, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);

@@ -1,6 +1,7 @@
 # Sourced by the perf/compare_*.sh scripts: builds one benchmark with Weft, Debian's Open MPI and
-# MPICH, launches it with each, and formats ratios. Callers set `work` (a scratch directory)
-# before sourcing and then call build_all SOURCE.
+# MPICH, launches it with each, states the machine's floor, and formats ratios. Callers set
+# `work` (a scratch directory) and optionally `run_timeout` (seconds one launch may take) before
+# sourcing, and then call build_all SOURCE.
 # Env: WEFT_BUILD (build tree, default build), WEFT_MPICC (default $WEFT_BUILD/bin/mpicc),
 #      WEFT_RUN (launcher, default $WEFT_BUILD/bin/weftrun).
 build=${WEFT_BUILD:-build}
@@ -37,15 +38,29 @@ build_all() {
   [ ${#impls[@]} -gt 0 ] || { note "nothing to compare"; return 1; }
 }
 
-# launch IMPL NRANKS ARGS...: run IMPL's build of the benchmark on NRANKS ranks.
+# launch IMPL NRANKS ARGS...: run IMPL's build of the benchmark on NRANKS ranks; with
+# `run_timeout` set, a launch that takes longer is killed (exit status 124 or 137).
 launch() {
-  local impl=$1 n=$2
+  local impl=$1 n=$2 limit=()
   shift 2
+  [ -n "${run_timeout:-}" ] && limit=(timeout -k 10 "$run_timeout")
   case $impl in
-    weft) "$weft_run" -n "$n" "$work/weft" "$@" ;;
-    openmpi) mpirun.openmpi --allow-run-as-root --oversubscribe -n "$n" "$work/openmpi" "$@" ;;
-    mpich) mpiexec.mpich -iface lo -n "$n" "$work/mpich" "$@" ;;
+    weft) "${limit[@]}" "$weft_run" -n "$n" "$work/weft" "$@" ;;
+    openmpi) "${limit[@]}" mpirun.openmpi --allow-run-as-root --oversubscribe -n "$n" "$work/openmpi" "$@" ;;
+    mpich) "${limit[@]}" mpiexec.mpich -iface lo -n "$n" "$work/mpich" "$@" ;;
   esac
+}
+
+# machine_floor: one line with the machine's floor for intra-node messaging, measured now by
+# perf/cacheline_floor.c (built with cc), or why there is none.
+machine_floor() {
+  if ! cc -O2 -pthread -o "$work/cacheline_floor" perf/cacheline_floor.c 2>"$work/floor.cc"; then
+    echo "Machine floor: not measured (perf/cacheline_floor.c did not build: $(head -1 "$work/floor.cc"))"
+    return
+  fi
+  "$work/cacheline_floor" -r 5 | awk '
+    $1 == "pingpong_half_rtt_ns" { ping = $2 } $1 == "memcpy" { bw[$2] = $3 }
+    END { printf "Machine floor (perf/cacheline_floor.c): cache-line transfer between two cores %s ns (half a ping-pong round trip); memcpy %s GB/s at 64 KiB, %s GB/s at 1 MiB, %s GB/s at 4 MiB\n", ping, bw[65536], bw[1048576], bw[4194304] }'
 }
 
 # ratio A B: A / B as "1.23x", or "-" when either is missing.

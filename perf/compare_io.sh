@@ -22,8 +22,7 @@ build_all perf/io_bench.c
 for r in $(seq "$rounds"); do
   for n in $ranks; do
     for impl in "${impls[@]}"; do
-      if ! timeout "$run_timeout" bash -c "$(declare -f launch); $(declare -p work weft_run); launch $impl $n $work/files $mib" \
-          >>"$work/$impl.out" 2>"$work/$impl.err.$r.$n"; then
+      if ! launch "$impl" "$n" "$work/files" "$mib" >>"$work/$impl.out" 2>"$work/$impl.err.$r.$n"; then
         note "$impl: round $r at $n ranks failed (figures it printed are kept):"; tail -3 "$work/$impl.err.$r.$n" >&2
       fi
     done

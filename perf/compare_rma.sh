@@ -20,8 +20,7 @@ build_all perf/rma_bench.c
 
 for r in $(seq "$rounds"); do
   for impl in "${impls[@]}"; do
-    if ! timeout "$run_timeout" bash -c "$(declare -f launch); $(declare -p work weft_run); launch $impl 2" \
-        >"$work/$impl.out.$r" 2>"$work/$impl.err.$r"; then
+    if ! launch "$impl" 2 >"$work/$impl.out.$r" 2>"$work/$impl.err.$r"; then
       note "$impl: round $r failed (figures it printed are kept):"; tail -3 "$work/$impl.err.$r" >&2
     fi
   done

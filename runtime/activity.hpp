@@ -18,6 +18,9 @@ class Activity {
   virtual Status outcome() const = 0;
   // Runs again from the start (persistent requests, MPI_Start).
   virtual Status restart() = 0;
+  // The owning request is released: the activity is deleted, or kept to serve again (a
+  // collective's operation goes back to its communicator's cache, coll/call_cache.hpp).
+  virtual void release() { delete this; }
   // The receive whose source, tag and size the request's status reports (MPI_Isendrecv); null
   // where the status is empty (collectives, MPI_Comm_idup).
   virtual const ::weft_request* received() const { return nullptr; }

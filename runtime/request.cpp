@@ -30,7 +30,7 @@ Request* RequestPool::acquire() {
 void RequestPool::release(Request* r) {
   if (r->has_fint) fhandles::forget_request(r);  // its integer now converts to MPI_REQUEST_NULL
   deliver_staged(r);
-  delete r->activity;
+  if (r->activity != nullptr) r->activity->release();
   r->activity = nullptr;
   r->plan.reset();
   r->generalized.reset();

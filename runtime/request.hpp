@@ -2,7 +2,7 @@
 // Nonblocking calls take a request from a free-list pool (no malloc per message); blocking
 // calls use one on the stack. Ownership: the pool owns all pooled requests; the application
 // holds them between MPI_I* and the completing Wait/Test (or MPI_Request_free). A request of
-// kind kActivity owns its Activity (a collective), deleted when the request is released. A
+// kind kActivity owns its Activity (a collective), released (Activity::release) with the request. A
 // point-to-point request with a non-contiguous datatype owns its Staging: the packed copy a send
 // goes out from, or the bytes a receive lands in until it is unpacked on completion. A persistent
 // point-to-point request owns its PersistentPlan, deleted when the request is released. A

@@ -16,7 +16,20 @@ namespace weft {
 struct Topology;  // runtime/topology/virtual.hpp
 namespace coll {
 struct NodeMap;  // coll/node_map.hpp
+class CallCache;  // coll/call_cache.hpp
 }
+
+// A communicator's prepared collective calls (coll/call_cache.hpp): made on first use, dropped
+// with the communicator. A copy of a communicator is another communicator: it starts without.
+struct CallCacheRef {
+  std::shared_ptr<coll::CallCache> cache;
+  CallCacheRef() = default;
+  CallCacheRef(const CallCacheRef&) {}
+  CallCacheRef& operator=(const CallCacheRef&) {
+    cache.reset();
+    return *this;
+  }
+};
 
 struct Comm {
   MPI_Comm handle = MPI_COMM_NULL;
@@ -31,6 +44,7 @@ struct Comm {
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   uint32_t coll_seq = 0;  // collectives started so far; tags each one's messages
   int ops_in_flight = 0;  // collectives running on it (they keep a freed communicator alive)
+  CallCacheRef prepared_calls;
   std::shared_ptr<const Topology> topology;  // MPI_Cart_create and friends; shared by its dups
   // Which node each rank runs on, for node-aware collectives (runtime/comm/nodes.hpp): learnt
   // at the first blocking collective, or from the parent at creation; null while not known,
