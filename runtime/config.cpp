@@ -36,7 +36,7 @@ const std::vector<Setting>& settings() {
        "sender, out by the receiver); larger ones are copied once, by the receiver, from the "
        "sender's buffer. Capped at half a ring.",
        true, true},
-      {"WEFT_SHM_SPLIT_COPY_MIN", "131072",
+      {"WEFT_SHM_SPLIT_COPY_MIN", "65536",
        "Smallest message in bytes above the eager limit that sender and receiver copy "
        "together, in chunks each claims (the receiver reading, the sender writing), when "
        "both are in MPI at once; 0: the receiver always copies alone. Not used when ranks "

@@ -30,7 +30,7 @@ bool move(pid_t peer, bool read, uint64_t local, uint64_t remote, uint64_t bytes
 
 bool offer_split_copy(CopySlot* slot, uint64_t source, uint64_t destination, uint64_t bytes) {
   if (slot->busy.load(std::memory_order_acquire) != 0) return false;
-  constexpr uint64_t kMinChunk = 64 << 10, kMaxChunk = 1 << 20, kPage = 4096;
+  constexpr uint64_t kMinChunk = 32 << 10, kMaxChunk = 1 << 20, kPage = 4096;
   const uint64_t chunk = std::clamp<uint64_t>(bytes / 8, kMinChunk, kMaxChunk) / kPage * kPage;
   slot->source = source;
   slot->destination = destination;
