@@ -34,16 +34,22 @@ struct PostedRecv {
   PostedRecv* next = nullptr;
 };
 
-// A message not yet received: an eager payload kept here, or a rendezvous (the sender's
-// address to copy from).
-struct Unexpected {
-  uint64_t bits = 0;
-  uint64_t bytes = 0;
+// A message as it arrived: an eager payload (`payload`), or a rendezvous (`address`, the
+// sender's buffer to copy from).
+struct Arrival {
+  int from = 0;  // local rank of the sender
   RecordKind kind = RecordKind::kEager;
   uint16_t flags = 0;
+  uint64_t bits = 0;
+  uint64_t bytes = 0;
   uint64_t cookie = 0;
   uint64_t address = 0;
-  int from = 0;  // local rank of the sender
+  const void* payload = nullptr;
+};
+
+// A message not yet received; an eager payload is kept in `data`.
+struct Unexpected {
+  Arrival m;
   std::vector<unsigned char> data;
   Unexpected* prev = nullptr;
   Unexpected* next = nullptr;
