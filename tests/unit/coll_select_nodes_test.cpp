@@ -8,6 +8,7 @@
 
 #include "coll/registry.hpp"
 #include "coll/regular_call.hpp"
+#include "regular_call_args.hpp"
 #include "coll/select.hpp"
 
 using namespace weft;
@@ -17,14 +18,7 @@ namespace {
 
 CollArgs call(CollKind kind, int size, size_t bytes, int nodes, bool commutative = true,
               int root = 0) {
-  RegularCall c;
-  c.kind = kind;
-  c.size = size;
-  c.bytes = bytes;
-  c.commutative = commutative;
-  c.root = root;
-  c.nodes = nodes;
-  return regular_args(c);
+  return weft::test::regular_call_args(kind, size, bytes, commutative, root, nodes);
 }
 
 std::string name_of(const Algorithm* a) { return a == nullptr ? "(none)" : a->name; }

@@ -9,6 +9,7 @@
 #include "coll/configure.hpp"
 #include "coll/registry.hpp"
 #include "coll/regular_call.hpp"
+#include "regular_call_args.hpp"
 #include "coll/select.hpp"
 #include "mpi.h"
 
@@ -18,13 +19,7 @@ using namespace weft::coll;
 namespace {
 
 CollArgs call(CollKind kind, int size, size_t bytes, bool commutative = true, int root = 0) {
-  RegularCall c;
-  c.kind = kind;
-  c.size = size;
-  c.bytes = bytes;
-  c.commutative = commutative;
-  c.root = root;
-  return regular_args(c);
+  return weft::test::regular_call_args(kind, size, bytes, commutative, root);
 }
 
 // An alltoallv whose blocks differ from rank to rank.
