@@ -118,15 +118,26 @@ Status ShmTransport::send_record(int to, const Pending& p) {
   return Status::success();
 }
 
+namespace {
 // A send that waits for its receiver keeps the receiver's local index in its handle, tagged so
 // that cancel() tells it from a receive's PostedRecv.
 void* send_handle(int to) { return reinterpret_cast<void*>((uintptr_t(to) << 1) | 1); }
 bool is_send_handle(const void* h) { return (reinterpret_cast<uintptr_t>(h) & 1) != 0; }
 int send_handle_peer(const void* h) { return int(reinterpret_cast<uintptr_t>(h) >> 1); }
+}  // namespace
 
 Status ShmTransport::isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                            Completion* c) {
   const int to = local_of_[size_t(peer)];
+  // The common case, written straight into the ring: a standard eager send with nothing queued.
+  if (!sync && len <= eager_limit_ && pending_[size_t(to)].empty() &&
+      out_[size_t(to)].write(RecordKind::kEager, 0, bits, len, 0, buf, len)) {
+    ring_if_sleeping(to);
+    tools::g_counters.shm_eager_sent.add(1);
+    c->handle = nullptr;
+    c->done = true;
+    return Status::success();
+  }
   const bool waits = sync || len > eager_limit_;
   c->handle = waits ? send_handle(to) : nullptr;
   if (waits) ++waiting_sends_[size_t(to)];
