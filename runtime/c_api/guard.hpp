@@ -3,6 +3,7 @@
 // invokes the communicator's error handler.
 #pragma once
 #include "mpi.h"
+#include "pt2pt/match_bits.hpp"
 #include "runtime/call_lock.hpp"
 #include "runtime/comm/comm.hpp"
 #include "runtime/status.hpp"
@@ -17,16 +18,49 @@ int report(MPI_Comm comm, const char* fn, const Status& s);
 // MPI_SUCCESS when the library is initialised and not finalised; otherwise prints and fails.
 int require_running(const char* fn);
 
+// The errors of the checks below, out of line and cold so that a check that passes costs a
+// compare and a branch in the caller (every communication call makes several).
+[[gnu::cold]] Status bad_count(MPI_Count count, const char* arg);
+[[gnu::cold]] Status bad_buffer(MPI_Count count, const char* arg);
+[[gnu::cold]] Status bad_rank(const Comm& comm, int rank, const char* arg);
+[[gnu::cold]] Status bad_tag(int tag, const char* arg);
+[[gnu::cold]] Status null_argument(const char* arg);
+
 // Counts are MPI_Count wide so that the int and the large-count (_c) forms share one check.
-Status check_count(MPI_Count count, const char* arg);
-Status check_buffer(const void* buf, MPI_Count count, const char* arg);
+inline Status check_count(MPI_Count count, const char* arg) {
+  if (count >= 0) [[likely]] return Status::success();
+  return bad_count(count, arg);
+}
+inline Status check_buffer(const void* buf, MPI_Count count, const char* arg) {
+  if (buf != nullptr || count == 0) [[likely]] return Status::success();
+  return bad_buffer(count, arg);
+}
 // A destination: a rank of `comm` or MPI_PROC_NULL.
-Status check_dest(const Comm& comm, int rank, const char* arg);
+inline Status check_dest(const Comm& comm, int rank, const char* arg) {
+  if ((rank >= 0 && rank < comm.peer_count()) || rank == MPI_PROC_NULL) [[likely]]
+    return Status::success();
+  return bad_rank(comm, rank, arg);
+}
 // A source: a rank of `comm`, MPI_ANY_SOURCE or MPI_PROC_NULL.
-Status check_source(const Comm& comm, int rank, const char* arg);
-Status check_send_tag(int tag, const char* arg);
-Status check_recv_tag(int tag, const char* arg);
-Status check_not_null(const void* p, const char* arg);
+inline Status check_source(const Comm& comm, int rank, const char* arg) {
+  if ((rank >= 0 && rank < comm.peer_count()) || rank == MPI_PROC_NULL || rank == MPI_ANY_SOURCE)
+      [[likely]]
+    return Status::success();
+  return bad_rank(comm, rank, arg);
+}
+inline Status check_send_tag(int tag, const char* arg) {
+  if (tag >= 0 && tag <= match_bits::kMaxTag) [[likely]] return Status::success();
+  return bad_tag(tag, arg);
+}
+inline Status check_recv_tag(int tag, const char* arg) {
+  if ((tag >= 0 && tag <= match_bits::kMaxTag) || tag == MPI_ANY_TAG) [[likely]]
+    return Status::success();
+  return bad_tag(tag, arg);
+}
+inline Status check_not_null(const void* p, const char* arg) {
+  if (p != nullptr) [[likely]] return Status::success();
+  return null_argument(arg);
+}
 // The communicator behind handle `comm`, or an error naming argument `arg`.
 Status comm_arg(MPI_Comm comm, const char* arg, Comm** out);
 // The same, and MPI_ERR_COMM for an intercommunicator (for calls defined on intracommunicators

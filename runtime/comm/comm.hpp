@@ -99,6 +99,11 @@ class CommTable {
 };
 
 // The communicator for `handle` or MPI_ERR_COMM naming `arg` and the value.
-Status lookup_comm(CommTable& table, MPI_Comm handle, const char* arg, Comm** out);
+[[gnu::cold]] Status invalid_comm(MPI_Comm handle, const char* arg);
+inline Status lookup_comm(CommTable& table, MPI_Comm handle, const char* arg, Comm** out) {
+  *out = table.find(handle);
+  if (*out != nullptr) [[likely]] return Status::success();
+  return invalid_comm(handle, arg);
+}
 
 }  // namespace weft

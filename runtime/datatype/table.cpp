@@ -85,16 +85,24 @@ Status find_datatype(MPI_Datatype handle, const char* arg, const Datatype** out)
   return Status::success();
 }
 
-Status find_committed_datatype(MPI_Datatype handle, const char* arg, const Datatype** out) {
-  const Datatype* t = datatypes().find(handle);
-  if (t != nullptr && t->committed()) {  // the path every communication call takes
-    *out = t;
-    return Status::success();
-  }
+namespace {
+// find_committed_datatype's errors, out of its path (every communication call takes that path).
+[[gnu::cold, gnu::noinline]] Status uncommitted_or_invalid(MPI_Datatype handle, const char* arg,
+                                                           const Datatype** out) {
   WEFT_TRY(find_datatype(handle, arg, out));
   return Status::error(MPI_ERR_TYPE, std::string("datatype ") + arg + "=" + (*out)->label() +
                                          " is not committed (call MPI_Type_commit before "
                                          "communicating or packing with it)");
+}
+}  // namespace
+
+Status find_committed_datatype(MPI_Datatype handle, const char* arg, const Datatype** out) {
+  const Datatype* t = datatypes().find(handle);
+  if (t != nullptr && t->committed()) [[likely]] {
+    *out = t;
+    return Status::success();
+  }
+  return uncommitted_or_invalid(handle, arg, out);
 }
 
 Status find_message_datatype(MPI_Datatype handle, MPI_Count count, const char* arg,
