@@ -10,6 +10,7 @@
 
 #include "launcher/args.hpp"
 #include "launcher/job.hpp"
+#include "launcher/pmix_server.hpp"
 
 int main(int argc, char** argv) {
   using namespace weft::launcher;
@@ -40,5 +41,5 @@ int main(int argc, char** argv) {
     std::printf("weftrun (Weft) 0.1.0\n");
     return 0;
   }
-  return run_job(options);
+  exit_after_server(run_job(options));
 }

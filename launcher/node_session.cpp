@@ -32,17 +32,20 @@ void NodeSession::finish() {
       usleep(1000);
     }
   }
-  server_.stop();
   // The ranks unlink it once all have mapped it; not if the job died before that.
   if (!shm_segment_.empty()) {
     shm_unlink(shm_segment_.c_str());
     shm_segment_.clear();
   }
+  // Before the server stops: PMIx_server_finalize can take 5 s when a rank was killed while it
+  // connected (seen when a job ends during start-up), and a weftd that its parent or weftrun
+  // kills meanwhile would leave the directory behind.
   if (!tmpdir_.empty()) {
     std::error_code ignored;
     std::filesystem::remove_all(tmpdir_, ignored);
     tmpdir_.clear();
   }
+  server_.stop();
 }
 
 }  // namespace weft::launcher

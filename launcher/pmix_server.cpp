@@ -12,9 +12,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
+#include <thread>
 
 namespace weft::launcher {
 namespace {
@@ -355,11 +358,27 @@ void PmixServer::complete_fence(void* handle, const std::string& all_blobs) {
   delete call;
 }
 
+namespace {
+std::atomic<bool> g_finalize_left_hanging{false};
+}  // namespace
+
 void PmixServer::stop() {
   if (!started_) return;
-  PMIx_server_finalize();  // also drops the job's namespace
+  auto finished = std::make_shared<std::atomic<bool>>(false);
+  std::thread([finished] {
+    PMIx_server_finalize();  // also drops the job's namespace
+    finished->store(true);
+  }).detach();
+  for (int i = 0; i < 200 && !finished->load(); ++i) usleep(10000);
+  if (!finished->load()) g_finalize_left_hanging = true;
   started_ = false;
   g_state.notify_fd = -1;
+}
+
+void exit_after_server(int code) {
+  std::fflush(nullptr);
+  if (g_finalize_left_hanging) _exit(code);
+  std::exit(code);
 }
 
 }  // namespace weft::launcher

@@ -46,6 +46,10 @@ struct NameRequest {
 // How a name request ended.
 enum class NameOutcome { kOk, kNotFound, kDuplicate };
 
+// Ends the process with `code`: by _exit when a server's finalize was left hanging (exit's own
+// handlers could wait on the same PMIx lock), else by exit.
+[[noreturn]] void exit_after_server(int code);
+
 class PmixServer {
  public:
   ~PmixServer();
@@ -69,6 +73,9 @@ class PmixServer {
   std::vector<PendingFence> take_fences();
   // Completes a pending fence with every node's blobs concatenated (in any order).
   void complete_fence(void* handle, const std::string& all_blobs);
+  // PMIx_server_finalize, waited for at most 2 s: PMIx 4.2.2 can deadlock in it (a rank killed
+  // while it connected); then it is left on a thread of its own and the process must end with
+  // exit_after_server (below) rather than return from main.
   void stop();
 
  private:

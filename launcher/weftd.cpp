@@ -3,6 +3,7 @@
 #include <string>
 
 #include "launcher/daemon.hpp"
+#include "launcher/pmix_server.hpp"
 
 int main(int argc, char** argv) {
   using namespace weft::launcher;
@@ -12,5 +13,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "weftd: %s (weftd is started by weftrun, not by hand)\n", error.c_str());
     return 2;
   }
-  return run_daemon(options);
+  exit_after_server(run_daemon(options));
 }
