@@ -24,13 +24,8 @@ int report(MPI_Comm comm, const char* fn, const Status& s) {
   return code;
 }
 
-int require_running(const char* fn) {
-  const Phase phase = world().phase;
-  if (phase == Phase::kRunning) {
-    wait_state::note_call(fn);
-    return MPI_SUCCESS;
-  }
-  const char* when = phase == Phase::kBeforeInit ? "before MPI_Init" : "after MPI_Finalize";
+int not_running(const char* fn) {
+  const char* when = world().phase == Phase::kBeforeInit ? "before MPI_Init" : "after MPI_Finalize";
   std::fprintf(stderr, "weft: %s called %s\n", fn, when);
   return make_error_code(MPI_ERR_OTHER, std::string(fn) + ": called " + when);
 }

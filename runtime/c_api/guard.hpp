@@ -7,6 +7,7 @@
 #include "runtime/call_lock.hpp"
 #include "runtime/comm/comm.hpp"
 #include "runtime/status.hpp"
+#include "runtime/wait_state.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::capi {
@@ -15,8 +16,16 @@ namespace weft::capi {
 // (only reached with MPI_ERRORS_RETURN). MPI_SUCCESS when s is ok.
 int report(MPI_Comm comm, const char* fn, const Status& s);
 
+// require_running's failure, out of line and cold: prints and returns the error code.
+[[gnu::cold]] int not_running(const char* fn);
 // MPI_SUCCESS when the library is initialised and not finalised; otherwise prints and fails.
-int require_running(const char* fn);
+inline int require_running(const char* fn) {
+  if (world().phase == Phase::kRunning) [[likely]] {
+    wait_state::note_call(fn);
+    return MPI_SUCCESS;
+  }
+  return not_running(fn);
+}
 
 // The errors of the checks below, out of line and cold so that a check that passes costs a
 // compare and a branch in the caller (every communication call makes several).
