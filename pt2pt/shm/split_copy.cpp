@@ -30,8 +30,11 @@ bool move(pid_t peer, bool read, uint64_t local, uint64_t remote, uint64_t bytes
 
 bool offer_split_copy(CopySlot* slot, uint64_t source, uint64_t destination, uint64_t bytes) {
   if (slot->busy.load(std::memory_order_acquire) != 0) return false;
-  constexpr uint64_t kMinChunk = 32 << 10, kMaxChunk = 1 << 20, kPage = 4096;
-  const uint64_t chunk = std::clamp<uint64_t>(bytes / 8, kMinChunk, kMaxChunk) / kPage * kPage;
+  // Eighths, but at least 64 KiB (half of a smaller message) and at most 1 MiB: fewer, larger
+  // chunks measured faster from 128 KiB (18.5 against 15 GB/s streaming with 32 KiB ones).
+  constexpr uint64_t kMinChunk = 64 << 10, kMaxChunk = 1 << 20, kPage = 4096;
+  const uint64_t chunk =
+      std::min(std::max(bytes / 8, std::min(kMinChunk, bytes / 2)), kMaxChunk) / kPage * kPage;
   slot->source = source;
   slot->destination = destination;
   slot->bytes = bytes;
