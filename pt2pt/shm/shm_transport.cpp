@@ -2,14 +2,13 @@
 // process_vm_readv, acknowledgements, full-ring queues and sleeping receivers.
 #include "pt2pt/shm/shm_transport.hpp"
 
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 
 #include "mpi.h"
+#include "pt2pt/shm/cross_memory.hpp"
 #include "pt2pt/shm/split_copy.hpp"
 #include "runtime/tools/counters.hpp"
 
@@ -18,22 +17,6 @@ namespace {
 
 // Far longer than a store takes to become visible to other cores, far shorter than a sleep.
 constexpr long kBackstopMicroseconds = 1000;
-
-// Copies `bytes` from `address` in process `pid` to `buf`; false if the kernel refuses.
-bool read_remote(pid_t pid, void* buf, uint64_t address, size_t bytes) {
-  auto* to = static_cast<unsigned char*>(buf);
-  while (bytes > 0) {
-    iovec local{to, bytes};
-    iovec remote{reinterpret_cast<void*>(address), bytes};
-    const ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return false;
-    to += got;
-    address += uint64_t(got);
-    bytes -= size_t(got);
-  }
-  return true;
-}
 
 void complete_recv(Completion* c, uint64_t bits, uint64_t bytes, size_t capacity, bool ok) {
   c->sender_bits = bits;
@@ -207,7 +190,8 @@ void ShmTransport::deliver(const Arrival& m, void* buf, size_t capacity, Complet
     copy_chunks(slot, true, segment_->peer(from)->pid);
     ok = !split_copy_failed(slot);
   } else {
-    ok = n == 0 || read_remote(segment_->peer(from)->pid, buf, m.address, n);
+    ok = cross_memory_copy(segment_->peer(from)->pid, true, reinterpret_cast<uint64_t>(buf),
+                           m.address, n);
     (void)send_record(from, Pending{RecordKind::kFin, 0, 0, 0, m.cookie, nullptr, 0, nullptr});
   }
   complete_recv(c, m.bits, m.bytes, capacity, ok);

@@ -2,31 +2,12 @@
 #include "pt2pt/shm/split_copy.hpp"
 
 #include <sched.h>
-#include <sys/uio.h>
 
 #include <algorithm>
-#include <cerrno>
+
+#include "pt2pt/shm/cross_memory.hpp"
 
 namespace weft::shm {
-namespace {
-
-// Moves `bytes` between `local` here and `remote` in process `peer`; false if the kernel refuses.
-bool move(pid_t peer, bool read, uint64_t local, uint64_t remote, uint64_t bytes) {
-  while (bytes > 0) {
-    iovec here{reinterpret_cast<void*>(local), bytes};
-    iovec there{reinterpret_cast<void*>(remote), bytes};
-    const ssize_t n = read ? process_vm_readv(peer, &here, 1, &there, 1, 0)
-                           : process_vm_writev(peer, &here, 1, &there, 1, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    local += uint64_t(n);
-    remote += uint64_t(n);
-    bytes -= uint64_t(n);
-  }
-  return true;
-}
-
-}  // namespace
 
 bool offer_split_copy(CopySlot* slot, uint64_t source, uint64_t destination, uint64_t bytes) {
   if (slot->busy.load(std::memory_order_acquire) != 0) return false;
@@ -54,8 +35,11 @@ void copy_chunks(CopySlot* slot, bool receiver, pid_t peer) {
     if (k >= chunks) break;
     const uint64_t offset = k * slot->chunk_bytes;
     const uint64_t bytes = std::min(slot->chunk_bytes, slot->bytes - offset);
-    const bool ok = receiver ? move(peer, true, slot->destination + offset, slot->source + offset, bytes)
-                             : move(peer, false, slot->source + offset, slot->destination + offset, bytes);
+    const bool ok =
+        receiver ? cross_memory_copy(peer, true, slot->destination + offset, slot->source + offset,
+                                     bytes)
+                 : cross_memory_copy(peer, false, slot->source + offset,
+                                     slot->destination + offset, bytes);
     if (!ok) slot->failed.store(1, std::memory_order_relaxed);
     slot->chunks_done.fetch_add(1, std::memory_order_acq_rel);
   }
