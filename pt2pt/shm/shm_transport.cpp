@@ -1,5 +1,6 @@
 // The node transport's protocols (pt2pt/shm/shm_transport.hpp): eager records, rendezvous by
-// process_vm_readv, acknowledgements, full-ring queues and sleeping receivers.
+// process_vm_readv, acknowledgements, full-ring queues and sleeping receivers (cancelling:
+// pt2pt/shm/cancel.cpp).
 #include "pt2pt/shm/shm_transport.hpp"
 
 #include <unistd.h>
@@ -47,7 +48,6 @@ Status ShmTransport::attach(const ShmOptions& o, std::unique_ptr<ShmTransport>* 
   std::unique_ptr<ShmTransport> t(new ShmTransport());
   WEFT_TRY(t->doorbell_.open());
   t->me_ = local;
-  t->world_of_ = o.local_peers;
   t->local_of_.assign(size_t(o.local_peers.back()) + 1, -1);
   for (int i = 0; i < local_size; ++i) t->local_of_[size_t(o.local_peers[size_t(i)])] = i;
   const size_t cells = segment->ring_cells();
@@ -58,8 +58,8 @@ Status ShmTransport::attach(const ShmOptions& o, std::unique_ptr<ShmTransport>* 
   t->pending_.resize(size_t(local_size));
   t->waiting_sends_.assign(size_t(local_size), 0);
   t->eager_limit_ = std::min(o.eager_limit, t->out_[0].max_payload());
-  t->split_copy_min_ = std::max(o.split_copy_min, t->eager_limit_ + 1);
-  if (o.split_copy_min == 0) t->split_copy_min_ = 0;
+  t->split_copy_min_ =
+      o.split_copy_min == 0 ? 0 : std::max(o.split_copy_min, t->eager_limit_ + 1);
   t->segment_ = std::move(segment);
   *out = std::move(t);
   return Status::success();
@@ -101,14 +101,6 @@ Status ShmTransport::send_record(int to, const Pending& p) {
   return Status::success();
 }
 
-namespace {
-// A send that waits for its receiver keeps the receiver's local index in its handle, tagged so
-// that cancel() tells it from a receive's PostedRecv.
-void* send_handle(int to) { return reinterpret_cast<void*>((uintptr_t(to) << 1) | 1); }
-bool is_send_handle(const void* h) { return (reinterpret_cast<uintptr_t>(h) & 1) != 0; }
-int send_handle_peer(const void* h) { return int(reinterpret_cast<uintptr_t>(h) >> 1); }
-}  // namespace
-
 Status ShmTransport::isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                            Completion* c) {
   const int to = local_of_[size_t(peer)];
@@ -122,7 +114,7 @@ Status ShmTransport::isend(int peer, const void* buf, size_t len, uint64_t bits,
     return Status::success();
   }
   const bool waits = sync || len > eager_limit_;
-  c->handle = waits ? send_handle(to) : nullptr;
+  c->handle = waits ? waiting_send_handle(to) : nullptr;
   if (waits) ++waiting_sends_[size_t(to)];
   const uint64_t cookie = reinterpret_cast<uint64_t>(c);
   if (len <= eager_limit_) {
@@ -197,12 +189,17 @@ void ShmTransport::deliver(const Arrival& m, void* buf, size_t capacity, Complet
   complete_recv(c, m.bits, m.bytes, capacity, ok);
 }
 
+void ShmTransport::finish_send(int to, Completion* c, bool cancelled) {
+  --waiting_sends_[size_t(to)];
+  c->handle = nullptr;
+  c->cancelled = cancelled;
+  c->done = true;
+}
+
 void ShmTransport::on_record(int from, RecordHeader* h) {
+  auto* our_send = reinterpret_cast<Completion*>(h->cookie);  // answers name the send
   if (h->kind == RecordKind::kAck || h->kind == RecordKind::kFin) {
-    auto* c = reinterpret_cast<Completion*>(h->cookie);
-    c->handle = nullptr;
-    c->done = true;
-    --waiting_sends_[size_t(from)];
+    finish_send(from, our_send, false);
     return;
   }
   if (h->kind == RecordKind::kCancel) {
@@ -212,21 +209,14 @@ void ShmTransport::on_record(int from, RecordHeader* h) {
     return;
   }
   if (h->kind == RecordKind::kCancelReply) {  // not withdrawn: kAck or kFin completes it
-    auto* c = reinterpret_cast<Completion*>(h->cookie);
-    if ((h->flags & kWithdrawn) != 0) {
-      complete_cancelled(c);
-      --waiting_sends_[size_t(from)];
-    }
+    if ((h->flags & kWithdrawn) != 0) finish_send(from, our_send, true);
     return;
   }
   if (h->kind == RecordKind::kSplitCopy) {  // our send: help copy it, then it is done
     CopySlot* slot = segment_->copy_slot(me_, from);
     copy_chunks(slot, false, segment_->peer(from)->pid);
     release_split_copy(slot);
-    --waiting_sends_[size_t(from)];
-    auto* c = reinterpret_cast<Completion*>(h->cookie);
-    c->handle = nullptr;
-    c->done = true;
+    finish_send(from, our_send, false);
     return;
   }
   const Arrival m{from, h->kind, h->flags, h->bits, h->bytes, h->cookie,
@@ -304,50 +294,6 @@ Status ShmTransport::recv_message(const ProbeResult& taken, void* buf, size_t le
   deliver(u->m, buf, len, c, false);
   unexpected_.recycle(u);
   return Status::success();
-}
-
-void ShmTransport::complete_cancelled(Completion* c) {
-  c->handle = nullptr;
-  c->cancelled = true;
-  c->done = true;
-}
-
-bool ShmTransport::withdraw(int from, uint64_t cookie) {
-  for (Unexpected* u = unexpected_.first(); u != nullptr; u = u->next) {
-    // Only a send that waits for its receiver names itself: its cookie is unique while it waits.
-    const bool waits = u->m.kind == RecordKind::kRendezvous || (u->m.flags & kNeedsAck) != 0;
-    if (!waits || u->m.from != from || u->m.cookie != cookie) continue;
-    unexpected_.unlink(u);
-    unexpected_.recycle(u);
-    return true;
-  }
-  return false;
-}
-
-void ShmTransport::cancel(Completion* c) {
-  if (c->handle == nullptr || c->done) return;
-  if (!is_send_handle(c->handle)) {  // a posted receive
-    auto* p = static_cast<PostedRecv*>(c->handle);
-    posted_.unlink(p);
-    posted_.recycle(p);
-    complete_cancelled(c);
-    return;
-  }
-  // A send still in this side's queue never reached the receiver; one in its ring or among its
-  // unexpected messages is withdrawn there, unless a receive has matched it meanwhile.
-  const int to = send_handle_peer(c->handle);
-  auto& queue = pending_[size_t(to)];
-  const uint64_t cookie = reinterpret_cast<uint64_t>(c);
-  for (auto it = queue.begin(); it != queue.end(); ++it) {
-    const bool message = it->kind == RecordKind::kEager || it->kind == RecordKind::kRendezvous;
-    if (!message || it->cookie != cookie) continue;
-    queue.erase(it);
-    --pending_count_;
-    --waiting_sends_[size_t(to)];
-    complete_cancelled(c);
-    return;
-  }
-  (void)send_record(to, Pending{RecordKind::kCancel, 0, 0, 0, cookie, nullptr, 0, nullptr});
 }
 
 unsigned ShmTransport::progress() {

@@ -92,13 +92,21 @@ class ShmTransport final : public Transport {
   unsigned send_pending();
   // The receiver's side of a sender's kCancel: drops the unexpected message `cookie` of `from`.
   bool withdraw(int from, uint64_t cookie);
-  static void complete_cancelled(Completion* c);
+  // A send that waited for local rank `to` is over: received, or withdrawn (`cancelled`).
+  void finish_send(int to, Completion* c, bool cancelled);
+
+  // A send that waits for its receiver keeps the receiver's local index in its handle, tagged
+  // so that cancel() tells it from a receive's PostedRecv.
+  static void* waiting_send_handle(int to) {
+    return reinterpret_cast<void*>((uintptr_t(to) << 1) | 1);
+  }
+  static bool is_send_handle(const void* h) { return (reinterpret_cast<uintptr_t>(h) & 1) != 0; }
+  static int send_handle_peer(const void* h) { return int(reinterpret_cast<uintptr_t>(h) >> 1); }
 
   std::unique_ptr<Segment> segment_;
   Doorbell doorbell_;
   int me_ = 0;                   // local index
   std::vector<int> local_of_;    // world rank -> local index, -1 off this node
-  std::vector<int> world_of_;    // local index -> world rank
   std::vector<RingWriter> out_;  // to each local rank
   std::vector<RingReader> in_;   // from each local rank
   std::vector<std::deque<Pending>> pending_;
