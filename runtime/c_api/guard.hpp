@@ -62,9 +62,8 @@ inline Status check_send_tag(int tag, const char* arg) {
   return bad_tag(tag, arg);
 }
 inline Status check_recv_tag(int tag, const char* arg) {
-  if ((tag >= 0 && tag <= match_bits::kMaxTag) || tag == MPI_ANY_TAG) [[likely]]
-    return Status::success();
-  return bad_tag(tag, arg);
+  if (tag == MPI_ANY_TAG) return Status::success();
+  return check_send_tag(tag, arg);
 }
 inline Status check_not_null(const void* p, const char* arg) {
   if (p != nullptr) [[likely]] return Status::success();
