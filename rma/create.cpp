@@ -1,13 +1,13 @@
 // Window creation and free (rma/create.hpp).
 #include "rma/create.hpp"
 
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cstring>
 #include <string>
 
 #include "coll/coll.hpp"
+#include "pt2pt/shm/cross_memory.hpp"
 #include "rma/remote.hpp"
 #include "rma/transport_keys.hpp"
 #include "runtime/comm/attributes.hpp"
@@ -65,9 +65,8 @@ bool hint_true(const InfoEntries& hints, const char* key) {
 // Whether this process may read `m`'s memory with process_vm_readv.
 bool cma_allowed(const Member& m) {
   uint64_t word = 0;
-  iovec local{&word, sizeof word};
-  iovec remote{reinterpret_cast<void*>(m.probe), sizeof word};
-  return process_vm_readv(m.pid, &local, 1, &remote, 1, 0) == ssize_t(sizeof word) &&
+  return shm::cross_memory_copy(m.pid, true, reinterpret_cast<uint64_t>(&word), m.probe,
+                                sizeof word) &&
          word == kProbeWord;
 }
 

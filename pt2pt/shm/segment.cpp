@@ -5,7 +5,6 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 #include <new>
 
 #include "mpi.h"
+#include "pt2pt/shm/cross_memory.hpp"
 
 namespace weft::shm {
 namespace {
@@ -141,9 +141,8 @@ Status Segment::attach(const std::string& name, int local, int local_size,
 
   const PeerControl* next = seg->peer((local + 1) % local_size);
   uint64_t word = 0;
-  iovec mine{&word, sizeof word};
-  iovec theirs{reinterpret_cast<void*>(next->probe_address), sizeof word};
-  if (process_vm_readv(next->pid, &mine, 1, &theirs, 1, 0) != ssize_t(sizeof word) ||
+  if (!cross_memory_copy(next->pid, true, reinterpret_cast<uint64_t>(&word), next->probe_address,
+                         sizeof word) ||
       word != kProbeWord)
     h->cma_refused.store(1, std::memory_order_release);
   h->checked.fetch_add(1, std::memory_order_acq_rel);
