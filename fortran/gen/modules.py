@@ -21,6 +21,15 @@ PROCEDURES = ["MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN", "MPI_COMM_DUP_
               "MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN", "MPI_CONVERSION_FN_NULL"]
 
 
+# The routines that exist only in Fortran: MPI_SIZEOF (fortran/sizeof.inc) and MPI_F_SYNC_REG,
+# which does nothing but make the compiler assume the buffer changed (fortran/callbacks.cpp).
+FORTRAN_ONLY_INTERFACES = [
+    "interface MPI_Sizeof", "  module procedure weft_sizeof", "end interface MPI_Sizeof",
+    "interface", "subroutine MPI_F_sync_reg(buf)", "  implicit none",
+    "  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf", "  type(*), dimension(*) :: buf",
+    "end subroutine MPI_F_sync_reg", "end interface"]
+
+
 def _value(defines, expr):
     """A Fortran-only constant's value from C ones ("MPI_F_SOURCE + 1")."""
     name, _, add = expr.partition(" + ")
@@ -80,11 +89,12 @@ def mpif_h(constants, defines, functions):
 def module_mpi(constants, defines, functions):
     lines = [HEADER, "module mpi", "implicit none"]
     lines += _constant_lines(constants, defines, f08=False, fixed=False)
+    lines += FORTRAN_ONLY_INTERFACES
     lines.append("interface")
     for fn in functions:
         for name in (fn.name, "P" + fn.name):
             lines += body(fn, name, f08=False)
-    lines += ["end interface", "end module mpi"]
+    lines += ["end interface", "contains", "include 'fortran/sizeof.inc'", "end module mpi"]
     return "\n".join(w for line in lines for w in wrap(line)) + "\n"
 
 
@@ -125,7 +135,8 @@ def module_mpi_f08(constants, defines, functions):
             for fn in specifics:
                 lines += body(fn, prefix + fn.name + "_f08", f08=True)
             lines.append(f"end interface {prefix}{generic}")
-    lines.append("contains")
+    lines += FORTRAN_ONLY_INTERFACES
+    lines += ["contains", "include 'fortran/sizeof.inc'", "include 'fortran/status_f08.inc'"]
     for h in HANDLE_TYPES:
         for op, suffix in (("==", "eq"), ("/=", "ne")):
             lines += [f"elemental logical function weft_{h.lower()}_{suffix}(a, b)",
