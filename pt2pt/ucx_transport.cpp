@@ -8,6 +8,7 @@
 #include <ucp/api/ucp.h>
 
 #include <algorithm>
+#include <cfenv>
 #include <cstdlib>
 #include <string>
 
@@ -148,7 +149,13 @@ class UcxTransport final : public Transport {
     ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
     ep.address = reinterpret_cast<const ucp_address_t*>(address.data());
     if (size_t(peer) >= eps_.size()) eps_.resize(size_t(peer) + 1, nullptr);
+    // UCX's protocol selection divides by zero while it builds an endpoint's configuration
+    // (ucp_proto_perf_envelope_make, UCX 1.13). The flags it raises are not the program's:
+    // Fortran programs would report them at STOP. They are discarded here.
+    std::fenv_t program_fenv;
+    std::feholdexcept(&program_fenv);
     ucs_status_t st = ucp_ep_create(worker_, &ep, &eps_[size_t(peer)]);
+    std::fesetenv(&program_fenv);
     if (st != UCS_OK) return ucx_error(("ucp_ep_create to rank " + std::to_string(peer)).c_str(), st);
     return Status::success();
   }
