@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD_DIR=${WEFT_BUILD_DIR:-build}
-PACKAGES=(g++ make cmake ninja-build pkg-config libucx-dev ucx-utils libfabric-dev libpmix-dev
+PACKAGES=(g++ gfortran python3 make cmake ninja-build pkg-config libucx-dev ucx-utils libfabric-dev libpmix-dev
           libhwloc-dev catch2 iproute2 slurmd slurmctld slurm-client)
 
 install_missing_packages() {
