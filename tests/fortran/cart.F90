@@ -65,7 +65,8 @@ program cart
     do i = 0, nx + 1
       if ((i == 0 .or. i == nx + 1) .and. (j == 0 .or. j == ny + 1)) then
         call expect(u(i, j) == none, 'halo corners are not exchanged')
-      else if ((j == 0 .and. left == MPI_PROC_NULL) .or. (j == ny + 1 .and. right == MPI_PROC_NULL)) then
+      else if ((j == 0 .and. left == MPI_PROC_NULL) .or. &
+               (j == ny + 1 .and. right == MPI_PROC_NULL)) then
         call expect(u(i, j) == none, 'an edge halo keeps its sentinel')
       else
         call expect(u(i, j) == value_at(modulo(coords(1) * nx + i - 1, dims(1) * nx) + 1, &

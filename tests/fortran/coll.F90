@@ -158,8 +158,8 @@ program coll
       call MPI_Alltoall(a, 2, MPI_INTEGER, b, 2, MPI_INTEGER, MPI_COMM_WORLD, ierr)
     end if
     do j = 0, n - 1
-      call expect(b(2 * j + 1) == 1000 * j + 2 * rank .and. b(2 * j + 2) == 1000 * j + 2 * rank + 1, &
-                  'alltoall')
+      call expect(b(2 * j + 1) == 1000 * j + 2 * rank .and. &
+                  b(2 * j + 2) == 1000 * j + 2 * rank + 1, 'alltoall')
     end do
   end do
 
@@ -227,7 +227,8 @@ program coll
   call expect_success(ierr, 'MPI_Alltoallw')
   do j = 0, n - 1
     i = rdispls(j) / intsize
-    call expect(all(b(i + 1:i + rcounts(j)) == (/ (10000 * j + 100 * rank + k, k = 1, rcounts(j)) /)), &
+    call expect(all(b(i + 1:i + rcounts(j)) == &
+                    (/ (10000 * j + 100 * rank + k, k = 1, rcounts(j)) /)), &
                 'alltoallw: a block')
     call expect(b(i + rcounts(j) + 1) == none, 'alltoallw: nothing past a block')
     call MPI_Type_free(stypes(j), ierr)

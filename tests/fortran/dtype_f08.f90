@@ -2,8 +2,8 @@
 ! strips over a periodic ring: columns travel contiguous to the neighbours, rows (strided in
 ! Fortran) wrap round through a self Sendrecv with MPI_Type_vector, and two rows at once with a
 ! row type resized to one element. Then a Fortran derived type described by MPI_Get_address,
-! MPI_Type_create_struct and MPI_Type_create_resized, sent whole and every other element.
-! ierror is left out.
+! MPI_Type_create_struct and MPI_Type_create_resized, sent whole and every other element, and
+! one element by absolute addresses from and into MPI_BOTTOM. ierror is left out.
 program dtype_f08
   use mpi_f08
   use checks_f08
@@ -19,7 +19,8 @@ program dtype_f08
   end type particle
   double precision :: a(0:nx + 1, 0:ny + 1)
   integer :: rank, n, left, right, i, j, sizes(5), blocks(5), bytes, want_bytes
-  type(MPI_Datatype) :: row, row1, ptype, ptype_raw, every_other, types(5)
+  type(MPI_Datatype) :: row, row1, ptype, ptype_raw, every_other, absolute_out, absolute_in
+  type(MPI_Datatype) :: types(5)
   integer(kind=MPI_ADDRESS_KIND) :: base, next, displs(5), lb, extent, dextent
   type(particle) :: p(np), q(np)
 
@@ -78,11 +79,7 @@ program dtype_f08
                     achar(iachar('a') + rank) // 'bc' // achar(iachar('0') + i))
   end do
   call MPI_Get_address(p(1), base)
-  call MPI_Get_address(p(1)%id, displs(1))
-  call MPI_Get_address(p(1)%pos, displs(2))
-  call MPI_Get_address(p(1)%mass, displs(3))
-  call MPI_Get_address(p(1)%alive, displs(4))
-  call MPI_Get_address(p(1)%label, displs(5))
+  call field_addresses(p(1), displs)
   call MPI_Get_address(p(2), next)
   displs = displs - base
   blocks = [1, 3, 1, 1, 5]
@@ -117,15 +114,41 @@ program dtype_f08
   end do
   call expect(q(np / 2 + 1)%id == -1, 'nothing past the three elements')
   call MPI_Type_free(every_other)
+  ! Element 2 by the absolute addresses of its fields, sent from and received into MPI_BOTTOM.
+  q = particle(-1, [0d0, 0d0, 0d0], 0.0, .false., '?????')
+  call field_addresses(p(2), displs)
+  call MPI_Type_create_struct(5, blocks, displs, types, absolute_out)
+  call field_addresses(q(2), displs)
+  call MPI_Type_create_struct(5, blocks, displs, types, absolute_in)
+  call MPI_Type_commit(absolute_out)
+  call MPI_Type_commit(absolute_in)
+  call MPI_Sendrecv(MPI_BOTTOM, 1, absolute_out, right, 8, MPI_BOTTOM, 1, absolute_in, left, 8, &
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  call expect_particle(q(2), left, 2)
+  call expect(q(1)%id == -1 .and. q(3)%id == -1, 'MPI_BOTTOM: nothing but element 2 received')
+  call MPI_Type_free(absolute_out)
+  call MPI_Type_free(absolute_in)
   call MPI_Type_free(ptype)
   call MPI_Type_free(ptype_raw)
 
   call MPI_Barrier(MPI_COMM_WORLD)  ! every rank's checks passed
   if (rank == 0) write (*, '(a, i0, a, i0, a)') 'fdtype: ok, ', n, &
-    ' ranks: vector halo, resized rows, struct of a derived type (', want_bytes, ' bytes)'
+    ' ranks: vector halo, resized rows, struct of a derived type (', want_bytes, &
+    ' bytes), MPI_BOTTOM'
   call MPI_Finalize()
 
 contains
+
+  ! The addresses of the fields of x, in the order of `types`.
+  subroutine field_addresses(x, addresses)
+    type(particle), intent(in) :: x
+    integer(kind=MPI_ADDRESS_KIND), intent(out) :: addresses(5)
+    call MPI_Get_address(x%id, addresses(1))
+    call MPI_Get_address(x%pos, addresses(2))
+    call MPI_Get_address(x%mass, addresses(3))
+    call MPI_Get_address(x%alive, addresses(4))
+    call MPI_Get_address(x%label, addresses(5))
+  end subroutine field_addresses
 
   ! The value of global cell (i, j) of the periodic nx x (ny*n) grid.
   double precision function cell(i, j)

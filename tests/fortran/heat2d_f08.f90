@@ -98,7 +98,9 @@ program heat2d_f08
     cur = 1
     do s = 1, steps
       change = jacobi_step(a(:, :, cur), a(:, :, 3 - cur), grows + 2, gcols + 2, 0, 0)
-      if (abs(change - history(s)) > 1d-12 * abs(change)) call die('residual differs from the serial run')
+      if (abs(change - history(s)) > 1d-12 * abs(change)) then
+        call die('residual differs from the serial run')
+      end if
       cur = 3 - cur
     end do
     ! FNV-1a (Fowler, Noll, Vo) over the bits of the grid in C's row order, from heat2d.c's

@@ -83,7 +83,8 @@ program strings_f08
   call MPI_Info_get(info, 'weft_key', MPI_MAX_INFO_VAL, value, flag)
   call expect(flag .and. value == 'a value', 'MPI_Info_get: the value, blank-padded')
   call MPI_Info_get(info, 'padded_key', MPI_MAX_INFO_VAL, value, flag)
-  call expect(flag .and. value == 'padded value', 'MPI_Info_get: blanks round key and value dropped')
+  call expect(flag .and. value == 'padded value', &
+              'MPI_Info_get: blanks round key and value dropped')
   call MPI_Info_get_valuelen(info, 'padded_key', vlen, flag)
   call expect(flag .and. vlen == 12, 'MPI_Info_get_valuelen')
   value = repeat('#', MPI_MAX_INFO_VAL)
