@@ -1,5 +1,6 @@
 // The predefined Fortran callback procedures (MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN, ... and
-// MPI_CONVERSION_FN_NULL) and the trampolines that let C call a Fortran attribute callback.
+// MPI_CONVERSION_FN_NULL), MPI_F_SYNC_REG, and the trampolines that let C call a Fortran
+// attribute callback.
 #include "fortran/callbacks.hpp"
 
 namespace weft::fortran {
@@ -78,6 +79,10 @@ WEFT_F_NULL_DELETE(mpi_comm_null_delete_fn_, MPI_Aint)
 WEFT_F_NULL_DELETE(mpi_type_null_delete_fn_, MPI_Aint)
 WEFT_F_NULL_DELETE(mpi_win_null_delete_fn_, MPI_Aint)
 WEFT_F_NULL_DELETE(mpi_null_delete_fn_, MPI_Fint)
+
+// MPI_F_SYNC_REG: an external call the compiler cannot see into is all it takes (MPI 4.1 §19.1.17).
+void mpi_f_sync_reg_(void*) {}
+void pmpi_f_sync_reg_(void*) {}
 
 // Only its address matters: MPI_REGISTER_DATAREP passes C's MPI_CONVERSION_FN_NULL for it.
 void mpi_conversion_fn_null_() {}

@@ -23,8 +23,9 @@ def write_if_changed(path, text):
 
 
 def main(out_dir, include_dir):
-    functions = [f for f in mpi_api.load(ROOT) if not f.c_only and not f.large_count]
-    generated = [f for f in functions if not f.manual]
+    bound = [f for f in mpi_api.load(ROOT) if not f.c_only and not (f.large_count and f.manual)]
+    functions = [f for f in bound if not f.large_count]  # mpif.h and `use mpi`
+    generated = [f for f in bound if not f.manual]
     consts, defines = constants.read(os.path.join(ROOT, "include", "mpi.h"))
     os.makedirs(out_dir, exist_ok=True)
     os.makedirs(include_dir, exist_ok=True)
@@ -33,7 +34,7 @@ def main(out_dir, include_dir):
     write_if_changed(os.path.join(out_dir, "mpi.f90"),
                      modules.module_mpi(consts, defines, functions))
     write_if_changed(os.path.join(out_dir, "mpi_f08.f90"),
-                     modules.module_mpi_f08(consts, defines, functions))
+                     modules.module_mpi_f08(consts, defines, bound))
 
 
 if __name__ == "__main__":

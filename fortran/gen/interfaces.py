@@ -59,6 +59,21 @@ def _declaration(fn, p, f08):
     raise ValueError(f"{fn.name}: no Fortran declaration for {p.name} of kind {kind}")
 
 
+def resolution_key(fn):
+    """What tells a specific apart in a generic interface: the types, kinds and ranks of its
+    dummies, less the choice buffers (they accept anything, so they never decide)."""
+    key = []
+    for p in fn.params:
+        if p.kind in ("choice", "cargs"):
+            continue
+        decl = _declaration(fn, p, f08=True)[-1]
+        for wide in set(WIDE.values()):  # the three kinds are one: 8-byte integers
+            decl = decl.replace(wide, "integer(8)")
+        key.append(decl.split("::")[0].replace(", intent(in)", "").replace(", intent(out)", "")
+                   .replace(", intent(inout)", "").strip() + ("(*)" if p.array else ""))
+    return tuple(key)
+
+
 def dummy_names(fn):
     return [p.name for p in fn.params if p.kind != "cargs"]
 
