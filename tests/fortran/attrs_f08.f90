@@ -4,7 +4,6 @@
 ! followed through MPI_Comm_dup, MPI_Comm_delete_attr and MPI_Comm_free.
 module attrs_f08_callbacks
   use mpi_f08
-  use checks_f08
   implicit none
   integer :: deletes = 0, own_key = MPI_KEYVAL_INVALID
   integer(kind=MPI_ADDRESS_KIND) :: deleted_value = 0
@@ -42,7 +41,6 @@ end module attrs_f08_callbacks
 
 program attrs_f08
   use mpi_f08
-  use checks_f08
   use attrs_f08_callbacks
   implicit none
   integer :: rank, ierr, dup_key, null_key

@@ -6,7 +6,6 @@
 ! MPI_PROC_NULL, MPI_ANY_TAG and count 0. ierror is left out.
 program cart_f08
   use mpi_f08
-  use checks_f08
   implicit none
   integer, parameter :: nx = 4, ny = 3, none = -1
   integer :: rank, n, me, i, j, r, count, ndims, topo

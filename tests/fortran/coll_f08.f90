@@ -5,7 +5,6 @@
 ! barrier only.
 program coll_f08
   use mpi_f08
-  use checks_f08
   implicit none
   integer, parameter :: none = -99
   integer :: rank, n, i, j, k, root, intsize, ierr

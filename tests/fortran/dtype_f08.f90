@@ -6,7 +6,6 @@
 ! one element by absolute addresses from and into MPI_BOTTOM. ierror is left out.
 program dtype_f08
   use mpi_f08
-  use checks_f08
   implicit none
   integer, parameter :: nx = 5, ny = 4, np = 6
   type particle

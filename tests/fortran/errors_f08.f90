@@ -25,7 +25,6 @@ end module errors_f08_log
 
 program errors_f08
   use mpi_f08
-  use checks_f08
   use errors_f08_log
   implicit none
   integer :: rank, n, ierr, cls, value, text_len, own_class, own_code

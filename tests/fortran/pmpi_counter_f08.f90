@@ -1,6 +1,6 @@
-! A profiling layer for `use mpi_f08`: the specific procedures MPI_Send_f08 (buffers without
-! type, kind and rank checks), MPI_Send_f08ts (TYPE(*), DIMENSION(..) buffers) and MPI_Barrier_f08
-! count their calls and go on to PMPI_Send and PMPI_Barrier (MPI 4.1 section 19.1.5, table 19.1).
+! A profiling layer for `use mpi_f08`: the specific procedures MPI_Send_f08 (buffers without type,
+! kind and rank checks), MPI_Send_f08ts (TYPE(*), DIMENSION(..) buffers) and MPI_Barrier_f08 count
+! their calls and go on to PMPI_Send and PMPI_Barrier (MPI 4.1 section 19.1.5).
 module pmpi_counts_f08
   implicit none
   integer :: sends = 0, barriers = 0

@@ -5,7 +5,6 @@
 ! direct PMPI_Send is not counted.
 program counted_f08
   use mpi_f08
-  use checks_f08
   use pmpi_counts_f08
   implicit none
   integer :: rank, nranks, left, right, i, ival, ierr

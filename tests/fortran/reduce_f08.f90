@@ -6,7 +6,6 @@
 program reduce_f08
   use, intrinsic :: iso_fortran_env, only: int16, int64, real32, real64
   use mpi_f08
-  use checks_f08
   implicit none
   integer :: rank, n, i, r, sum_ranks, factorial, total, first
   integer :: ia, ib, iv(4), iw(4), pair(2), pair_out(2)

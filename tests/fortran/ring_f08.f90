@@ -6,7 +6,6 @@
 ! checked; ierror is left out.
 program ring_f08
   use mpi_f08
-  use checks_f08
   implicit none
   integer :: rank, nranks, left, right, i, count, from, payload
   integer :: token(3), got(3), pair(2), indices(2), index, k

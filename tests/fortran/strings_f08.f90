@@ -7,7 +7,6 @@
 ! ierror is left out but for MPI_Comm_set_name and MPI_Info_set.
 program strings_f08
   use mpi_f08
-  use checks_f08
   implicit none
   integer :: rank, ierr, len, i, nkeys, vlen, got
   type(MPI_Comm) :: comm

@@ -7,7 +7,6 @@
 module userop_f08_ops
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer, c_int, c_double
   use mpi_f08
-  use checks_f08
   implicit none
   type(MPI_Datatype) :: matrix  ! four INTEGERs
 
@@ -73,7 +72,6 @@ end module userop_f08_ops
 
 program userop_f08
   use mpi_f08
-  use checks_f08
   use userop_f08_ops
   implicit none
   integer, parameter :: k = 3
