@@ -1,7 +1,7 @@
 ! Every data-moving collective (mpif.h or `use mpi`): barrier, bcast (INTEGER, CHARACTER,
-! LOGICAL), gather(v), scatter(v), allgather(v), alltoall(v/w), each blocking form with its
-! MPI_IN_PLACE variant where the standard has one. Every value encodes its sender, receiver and
-! position, and slots nobody should write keep a sentinel.
+! LOGICAL), gather(v), scatter(v), allgather(v), alltoall(v/w), all but alltoallw also with
+! MPI_IN_PLACE. Every value encodes its sender, receiver and position, and slots nobody should
+! write keep a sentinel.
 program coll
 #include "mpi_style.h"
   integer, parameter :: none = -99

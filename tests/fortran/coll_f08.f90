@@ -1,8 +1,7 @@
 ! Every data-moving collective through `use mpi_f08`: barrier, bcast (INTEGER, CHARACTER,
-! LOGICAL), gather(v), scatter(v), allgather(v), alltoall(v/w), each blocking form with its
-! MPI_IN_PLACE variant where the standard has one. Every value encodes its sender, receiver and
-! position, and slots nobody should write keep a sentinel. ierror is given to the first
-! barrier only.
+! LOGICAL), gather(v), scatter(v), allgather(v), alltoall(v/w), all but alltoallw also with
+! MPI_IN_PLACE. Every value encodes its sender, receiver and position, and slots nobody should
+! write keep a sentinel. ierror is given to the first barrier only.
 program coll_f08
   use mpi_f08
   implicit none
