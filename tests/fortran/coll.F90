@@ -1,7 +1,7 @@
 ! Every data-moving collective (mpif.h or `use mpi`): barrier, bcast (INTEGER, CHARACTER,
-! LOGICAL), gather(v), scatter(v), allgather(v), alltoall(v/w), all but alltoallw also with
-! MPI_IN_PLACE. Every value encodes its sender, receiver and position, and slots nobody should
-! write keep a sentinel.
+! LOGICAL), gather(v), scatter(v), allgather(v), alltoall(v/w), each also with MPI_IN_PLACE.
+! Every value encodes its sender, receiver and position, and slots nobody should write keep a
+! sentinel.
 program coll
 #include "mpi_style.h"
   integer, parameter :: none = -99
@@ -234,6 +234,20 @@ program coll
     call MPI_Type_free(stypes(j), ierr)
   end do
 
+
+  ! ... and in place: two integers each way between every pair, described by the receive side.
+  b = none
+  do j = 0, n - 1
+    b(2 * j + 1:2 * j + 2) = (/ 100 * rank + j, -(100 * rank + j) /)
+    rcounts(j) = 2
+    rdispls(j) = intsize * 2 * j
+  end do
+  call MPI_Alltoallw(MPI_IN_PLACE, counts, displs, stypes, b, rcounts, rdispls, rtypes, &
+                     MPI_COMM_WORLD, ierr)
+  do j = 0, n - 1
+    call expect(b(2 * j + 1) == 100 * j + rank .and. b(2 * j + 2) == -(100 * j + rank), &
+                'alltoallw in place')
+  end do
   call MPI_Barrier(MPI_COMM_WORLD, ierr)  ! every rank's checks passed
   if (rank == 0) write (*, '(a, i0, a)') 'fcoll: ok, ', n, &
     ' ranks: barrier, bcast, gather(v), scatter(v), allgather(v), alltoall(v/w), in place too'
