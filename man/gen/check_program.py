@@ -1,9 +1,9 @@
-"""Writes the C program that checks what the man 3 pages claim about errors: each function is
-called before MPI_Init (where its page says it needs MPI, MPI_ERR_OTHER must come back; MPI_T
-functions before MPI_T_init_thread, MPI_T_ERR_NOT_INITIALIZED), then,
-for every derived claim (errors.py), once per bad value with every other argument valid, and
-the class that comes back must be the one the page names. Valid arguments come from the kinds
-and names of the parameters; the objects they name are made by tests/man/check_fixtures.h."""
+"""Writes the C program that checks what the man 3 pages claim about errors. Each function is
+called before MPI_Init: where its page says it needs MPI, MPI_ERR_OTHER must come back (for
+MPI_T, before MPI_T_init_thread: MPI_T_ERR_NOT_INITIALIZED). Then, for every derived claim
+(errors.py), it is called once per bad value with every other argument valid, and the class that
+comes back must be the one the page names. Valid arguments come from the kinds and names of the
+parameters; the objects they name are made by tests/man/check_fixtures.h."""
 import errors
 
 # Valid scalar values by parameter name (0 where not named).
@@ -90,11 +90,11 @@ def argument(fn, p, value=None):
         if p.intent != "out":
             return "&g_status"
         return "MPI_STATUSES_IGNORE" if p.array else "MPI_STATUS_IGNORE"
-    if p.kind == "cargs" and "*" not in ctype and "[]" not in ctype:
-        return "0"  # MPI_Info_create_env's argc
-    if p.kind in ("cargs", "extra_state") or "function" in ctype or p.kind.startswith("proc:"):
-        if p.kind.startswith("proc:"):
-            return f"({p.ctype})weft_check_dummy"
+    if p.kind.startswith("proc:"):
+        return f"({p.ctype})weft_check_dummy"
+    if p.kind == "cargs":  # NULL argc and argv pointers; MPI_Info_create_env's argc is an int
+        return "NULL" if "*" in ctype or "[]" in ctype else "0"
+    if p.kind == "extra_state" or "function" in ctype:
         return "NULL"
     if p.kind in ("attrval", "baseptr"):
         return "NULL" if p.intent == "in" and p.kind == "attrval" else "&g_ptr"
@@ -125,6 +125,19 @@ def _quote(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _before_init(fn, entry):
+    """The check of fn before MPI_Init (and MPI_T_init_thread)."""
+    name = _quote(fn.name)
+    if fn.ret != "int":  # MPI_Wtime, the handle conversions: it must return, nothing more
+        return f"  CHECK_RETURNS({name}, {_call(fn)});"
+    if fn.tools:
+        return (f"  CHECK_CLASS({name}, \"before MPI_T_init_thread\", "
+                f"MPI_T_ERR_NOT_INITIALIZED, {_call(fn)});")
+    if entry.anytime:
+        return f"  CHECK_ANYTIME({name}, {_call(fn)});"
+    return f"  CHECK_CLASS({name}, \"before MPI_Init\", MPI_ERR_OTHER, {_call(fn)});"
+
+
 def emit(functions, source):
     """The program's text: one check per line, run in order by main()."""
     before, after = [], []
@@ -132,19 +145,9 @@ def emit(functions, source):
         entry = source.entries[fn.name[:-2] if fn.large_count else fn.name]
         if entry.unchecked or fn.variadic:
             continue
+        if fn.name not in STARTS:
+            before.append(_before_init(fn, entry))
         name = _quote(fn.name)
-        if fn.name in STARTS:
-            pass
-        elif fn.ret != "int":
-            before.append(f"  CHECK_RETURNS({name}, {_call(fn)});")
-        elif fn.tools:
-            before.append(f"  CHECK_CLASS({name}, \"before MPI_T_init_thread\", "
-                          f"MPI_T_ERR_NOT_INITIALIZED, {_call(fn)});")
-        elif entry.anytime:
-            before.append(f"  CHECK_ANYTIME({name}, {_call(fn)});")
-        else:
-            before.append(f"  CHECK_CLASS({name}, \"before MPI_Init\", MPI_ERR_OTHER, "
-                          f"{_call(fn)});")
         for claim in errors.claims(fn, entry):
             for p, value in claim.cases:
                 what = _quote(f"{p.name}={value}")

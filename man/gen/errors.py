@@ -52,16 +52,13 @@ def _handle_claims(fn, null_ok):
     claims = []
     for kind, (cls, null, what) in HANDLES.items():
         params = [p for p in fn.params if p.kind == kind and _is_input(p)]
-        if kind == "Comm":  # MPI_Comm_f2c's comm is a Fortran integer, not a handle
-            params = [p for p in params if "MPI_Comm" in p.ctype]
         if not params:
             continue
         claim = Claim(cls)
         nulls = [p for p in params if not p.array and p.name not in null_ok]
+        text = f"{_names(params)} is not {what} in use"
         if nulls:
-            text = f"{_names(params)} is not {what}: {null}, one that was freed, or not a handle"
-        else:
-            text = f"{_names(params)} is not {what}, or not a handle"
+            text += f" ({null} included)"
         claim.when.append(text + "".join(f" ({null} is allowed for {{{p.name}}})"
                                          for p in params if p.name in null_ok))
         claim.cases += [(p, f"(MPI_{kind}){BOGUS}") for p in params]
@@ -85,27 +82,34 @@ def _info_claim(fn):
     return [claim]
 
 
-def _scalar_claims(fn):
-    by_name = {p.name: p for p in fn.params}
-    claims = []
+def _count_claims(fn):
     counts = [p for p in fn.params if p.name in COUNT_NAMES and p.kind in ("int", "Count")
               and not p.array and p.intent == "in"]
     count_arrays = [p for p in fn.params if p.name in COUNT_ARRAYS and p.array]
-    if counts or count_arrays:
-        claim = Claim("MPI_ERR_COUNT")
-        if counts:
-            claim.when.append(f"{_names(counts)} is negative")
-            claim.cases += [(p, "-1") for p in counts]
-        if count_arrays:
-            claim.when.append(f"an entry of {_names(count_arrays)} is negative")
-            claim.cases += [(p, "-1") for p in count_arrays]
-        claims.append(claim)
+    if not counts and not count_arrays:
+        return []
+    claim = Claim("MPI_ERR_COUNT")
+    if counts:
+        claim.when.append(f"{_names(counts)} is negative")
+    if count_arrays:
+        claim.when.append(f"an entry of {_names(count_arrays)} is negative")
+    claim.cases = [(p, "-1") for p in counts + count_arrays]
+    return [claim]
+
+
+def _buffer_claims(fn):
+    by_name = {p.name: p for p in fn.params}
     buffers = [p for p in fn.params if p.kind == "choice" and BUFFER_COUNTS.get(p.name) in by_name
                and not by_name[BUFFER_COUNTS[p.name]].array]
-    if buffers:
-        claims.append(Claim("MPI_ERR_BUFFER",
-                            [f"{_names(buffers)} is NULL while its count is positive"],
-                            [(p, "NULL") for p in buffers]))
+    if not buffers:
+        return []
+    return [Claim("MPI_ERR_BUFFER", [f"{_names(buffers)} is NULL while its count is positive"],
+                  [(p, "NULL") for p in buffers])]
+
+
+def _envelope_claims(fn):
+    """Ranks, tags and roots of calls on a communicator or window."""
+    claims = []
     has_comm = any(p.kind == "Comm" for p in fn.params)
     ranks = [p for p in fn.params if p.name in RANK_NAMES and p.kind == "int"]
     if ranks and (has_comm or any(p.kind == "Win" for p in fn.params)):
@@ -155,7 +159,18 @@ def derived(fn, null_ok=()):
     """Every claim the kinds and names of fn's parameters support, in a fixed order."""
     if fn.tools:
         return _tools_claims(fn)
-    return _handle_claims(fn, null_ok) + _info_claim(fn) + _scalar_claims(fn)
+    return (_handle_claims(fn, null_ok) + _info_claim(fn) + _count_claims(fn) +
+            _buffer_claims(fn) + _envelope_claims(fn))
+
+
+def _add(out, error_class, when, cases=()):
+    """Adds a claim to `out`, or its phrases and cases to the claim of the same class."""
+    for prior in out:
+        if prior.error_class == error_class:
+            prior.when += when
+            prior.cases += cases
+            return
+    out.append(Claim(error_class, list(when), list(cases)))
 
 
 def claims(fn, entry):
@@ -166,23 +181,11 @@ def claims(fn, entry):
         return []
     out = []
     for claim in derived(fn, entry.null_ok):
-        if claim.error_class in entry.dropped or claim.error_class in entry.chapter.dropped:
-            continue
-        for prior in out:
-            if prior.error_class == claim.error_class:
-                prior.when += claim.when
-                prior.cases += claim.cases
-                break
-        else:
-            out.append(claim)
-    for cls, text in entry.errors:
-        for prior in out:
-            if prior.error_class == cls:
-                prior.when.append(text)
-                break
-        else:
-            out.append(Claim(cls, [text]))
+        if claim.error_class not in entry.dropped and claim.error_class not in entry.chapter.dropped:
+            _add(out, claim.error_class, claim.when, claim.cases)
+    for error_class, text in entry.errors:
+        _add(out, error_class, [text])
     if not entry.anytime and not fn.tools:
-        out.append(Claim("MPI_ERR_OTHER", ["called before MPI_Init or MPI_Session_init, or after "
-                                           "the library was finalized"]))
+        _add(out, "MPI_ERR_OTHER", ["called before MPI_Init or MPI_Session_init, or after the "
+                                    "library was finalized"])
     return out

@@ -99,22 +99,55 @@ def _errors_section(forms, entry):
     return lines
 
 
-def render(forms, entry, source, context, problems):
-    """The page of forms[0] (and forms[1], its large-count form, when there is one)."""
-    fn = forms[0]
-    names = ", ".join(f.name for f in forms)
-    out = [f'.TH {fn.name} 3 "{context.date}" "Weft {context.version}" "Weft MPI"',
-           ".SH NAME", f"{escape(names)} \\- {markup(entry.summary)}", ".SH SYNOPSIS",
-           ".SS C", ".nf", ".B #include <mpi.h>", ""]
+def _synopsis(forms, context):
+    out = [".SH SYNOPSIS", ".SS C", ".nf", ".B #include <mpi.h>", ""]
     for f in forms:
         out += [escape(line) for line in synopsis.c_lines(f)]
     out.append(".fi")
-    if synopsis.has_fortran(fn):
+    if synopsis.has_fortran(forms[0]):
         out += [".SS Fortran (use mpi, or include 'mpif.h')", ".nf", "use mpi", ""]
-        out += [escape(line) for line in synopsis.fortran_lines(fn)]
+        out += [escape(line) for line in synopsis.fortran_lines(forms[0])]
         out += [".fi", ".SS Fortran 2008 (use mpi_f08)", ".nf", "use mpi_f08", ""]
         out += [escape(line) for line in synopsis.f08_lines(forms, context.bound)]
         out += [".fi"]
+    return out
+
+
+def _notes(fn, entry, context):
+    notes = [markup(sentence(n)) for n in entry.notes]
+    if entry.anytime:
+        notes.append("This function may be called before \\fBMPI_Init\\fR and after "
+                     "\\fBMPI_Finalize\\fR.")
+    notes += collectives.notes(fn.name, context.registry, context.descriptions)
+    notes.append(f"\\fBP{fn.name}\\fR is the same function under its profiling name: every "
+                 f"\\fBMPI_\\fR name of Weft is a weak alias of its \\fBPMPI_\\fR name, so a tool "
+                 f"may define \\fB{fn.name}\\fR and call \\fBP{fn.name}\\fR.")
+    out = [".SH NOTES"]
+    for n in notes:  # a note that is an item of a list (.TP) continues the list
+        out += ([] if n.startswith(".TP") else [".PP"]) + [n]
+    return out
+
+
+def _see_also(fn, entry, context, problems):
+    see = entry.see + _related(fn.name, context.known)
+    see = [s for i, s in enumerate(see) if s not in see[:i]] + entry.chapter.see
+    refs = []
+    for s in see:
+        m = re.match(r"^(\S+)\(([1-8])\)$", s)
+        if m is None and s not in context.known:
+            problems.append(f"{entry.where}: {entry.name} refers to {s}, which has no page")
+        refs.append(m.groups() if m else (s, "3"))
+    return [".SH SEE ALSO", ",\n".join(f".BR {name} ({section})" for name, section in refs)]
+
+
+def render(forms, entry, source, context, problems):
+    """The page of forms[0] (and forms[1], its large-count form, when there is one); what is
+    wrong with the words of man/functions goes into `problems`."""
+    fn = forms[0]
+    names = ", ".join(f.name for f in forms)
+    out = [f'.TH {fn.name} 3 "{context.date}" "Weft {context.version}" "Weft MPI"',
+           ".SH NAME", f"{escape(names)} \\- {markup(entry.summary)}"]
+    out += _synopsis(forms, context)
     for title, rows in _parameters(forms, entry, source, problems):
         out.append(f".SH {title}")
         for name, text in rows:
@@ -124,25 +157,6 @@ def render(forms, entry, source, context, problems):
         out.append(f".PP\n\\fB{forms[1].name}\\fR is the large-count form: the same call with "
                    "counts and displacements as \\fBMPI_Count\\fR or \\fBMPI_Aint\\fR.")
     out += _errors_section(forms, entry)
-    notes = [markup(sentence(n)) for n in entry.notes]
-    if entry.anytime:
-        notes.append("This function may be called before \\fBMPI_Init\\fR and after "
-                     "\\fBMPI_Finalize\\fR.")
-    notes += collectives.notes(fn.name, context.registry, context.descriptions)
-    notes.append(f"\\fBP{fn.name}\\fR is the same function under its profiling name: every "
-                 f"\\fBMPI_\\fR name of Weft is a weak alias of its \\fBPMPI_\\fR name, so a tool "
-                 f"may define \\fB{fn.name}\\fR and call \\fBP{fn.name}\\fR.")
-    out.append(".SH NOTES")
-    for n in notes:
-        out += ([] if n.startswith(".TP") else [".PP"]) + [n]
-    see = entry.see + _related(fn.name, context.known)
-    see = [s for i, s in enumerate(see) if s not in see[:i]] + entry.chapter.see
-    out.append(".SH SEE ALSO")
-    refs = []
-    for s in see:
-        m = re.match(r"^(\S+)\(([1-8])\)$", s)
-        if m is None and s not in context.known:
-            problems.append(f"{entry.where}: {entry.name} refers to {s}, which has no page")
-        refs.append(m.groups() if m else (s, "3"))
-    out.append(",\n".join(f".BR {name} ({section})" for name, section in refs))
+    out += _notes(fn, entry, context)
+    out += _see_also(fn, entry, context, problems)
     return "\n".join(out) + "\n"
