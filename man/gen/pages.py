@@ -94,7 +94,10 @@ def _errors_section(forms, entry):
         lines[1:] = ["Returns \\fBMPI_SUCCESS\\fR or one of the \\fBMPI_T_ERR_\\fR codes below."]
     elif forms[0].ret != "int":
         lines[1:] = ["None: the function returns its result, not an error code."]
-    for claim in errors.claims(forms[0], entry):
+    claims = errors.claims(forms[0], entry)
+    if not claims and forms[0].ret == "int":
+        lines.append(".PP\nNo error class is specific to this function.")
+    for claim in claims:
         lines += [".TP", f".B {claim.error_class}", markup(sentence("; ".join(claim.when)))]
     return lines
 

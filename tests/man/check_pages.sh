@@ -61,7 +61,7 @@ echo "ok: man renders the sample at 80 columns without warnings"
 
 # Installed: the pages and links are under share/man/man3, where man -M finds them.
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-mandir=$(find "$work/prefix" -type d -path '*/man/man3' | head -1)
+mandir=$(find "$work/prefix" -type d -path '*/man/man3' -print -quit)
 [ -n "$mandir" ] || fail "the install has no man/man3"
 [ "$(ls "$mandir" | wc -l)" -eq "$(ls "$pages" | wc -l)" ] || fail "the install has $(ls "$mandir" | wc -l) pages, the build $(ls "$pages" | wc -l)"
 for p in MPI_Send PMPI_Send MPI_Send_c MPI_Comm_spawn; do
