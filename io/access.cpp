@@ -33,8 +33,8 @@ void advance(File& f, size_t stream) {
 // A collective access: started on the file's collective thread, or run now once the ones
 // queued before it have run.
 Status collective(File& f, const Access& a, Status local, Staged s, size_t* bytes) {
-  CollectiveAccess c{std::move(local), a.where, a.where == Pointer::kIndividual ? f.pointer : a.offset,
-                     std::move(s)};
+  CollectiveAccess c{std::move(local), a.where,
+                     a.where == Pointer::kIndividual ? f.pointer : a.offset, std::move(s)};
   if (a.background != nullptr) {
     if (a.where == Pointer::kIndividual) advance(f, c.staged.len);
     return start_collective(f, a.fn, std::move(c), a.background);

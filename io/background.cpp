@@ -83,7 +83,8 @@ Status finish_independent() { return independent_queue().drain(); }
 Status background_outcome(void* extra_state) {
   const Job& j = *static_cast<Job*>(extra_state);
   if (j.outcome.ok()) return j.outcome;
-  return Status::error(j.outcome.error_class, j.call + " (in the background): " + j.outcome.message);
+  return Status::error(j.outcome.error_class,
+                       j.call + " (in the background): " + j.outcome.message);
 }
 
 }  // namespace weft::io

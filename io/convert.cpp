@@ -97,7 +97,8 @@ Status Conversion::from_stream(const unsigned char* in, size_t stream, void* buf
   const Datatype& t = *type_;
   *memory = 0;
   if (stream == 0) return Status::success();
-  if (rep_ == Representation::kNative || (rep_ == Representation::kUser && !user_->converts(false))) {
+  if (rep_ == Representation::kNative ||
+      (rep_ == Representation::kUser && !user_->converts(false))) {
     if (rep_ == Representation::kUser) WEFT_TRY(as_is(false));
     t.unpack_range(in, count, 0, stream, buf);
     *memory = stream;

@@ -26,7 +26,8 @@ Status callback_failed(const UserDatarep& rep, const char* callback, int code) {
 }  // namespace
 
 bool UserDatarep::converts(bool to_file) const {
-  return to_file ? (write != nullptr || write_c != nullptr) : (read != nullptr || read_c != nullptr);
+  return to_file ? (write != nullptr || write_c != nullptr)
+                 : (read != nullptr || read_c != nullptr);
 }
 
 MPI_Count UserDatarep::max_items() const {
@@ -50,10 +51,10 @@ Status FileExtents::of(MPI_Datatype basic, size_t* bytes) {
     const int rc = rep_->extent(basic, &extent, rep_->extra_state);
     if (rc != MPI_SUCCESS) return callback_failed(*rep_, "dtype_file_extent_fn", rc);
     if (extent < 0)
-      return Status::error(MPI_ERR_CONVERSION,
-                           "the dtype_file_extent_fn of datarep=\"" + rep_->name + "\" gave " +
-                               predefined_type(basic).name + " the extent " +
-                               std::to_string(extent) + " (must be >= 0)");
+      return Status::error(MPI_ERR_CONVERSION, "the dtype_file_extent_fn of datarep=\"" +
+                                                   rep_->name + "\" gave " +
+                                                   predefined_type(basic).name + " the extent " +
+                                                   std::to_string(extent) + " (must be >= 0)");
     known = extent;
   }
   *bytes = size_t(known);

@@ -40,7 +40,8 @@ Status place(const File& f, MPI_Offset first, Staged* s) {
 }
 
 Status unstage(Staged& s, size_t stream, size_t* memory) {
-  if (!s.write && !s.direct) return s.conv.from_stream(s.staging.data(), stream, s.buf, s.count, memory);
+  if (!s.write && !s.direct)
+    return s.conv.from_stream(s.staging.data(), stream, s.buf, s.count, memory);
   // A write moves all its data or fails; a direct read's data is in memory already.
   const size_t element = s.conv.element_bytes();
   *memory = s.conv.native() || element == 0 ? stream : stream / element * s.conv.type().size();

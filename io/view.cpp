@@ -96,8 +96,8 @@ Status View::stream_size(const Datatype& t, size_t* bytes) const {
 Status View::file_extent(const Datatype& t, MPI_Count* extent) const {
   // external32 packs elements back to back; the native representations keep the extent.
   if (rep_ != Representation::kUser) {
-    *extent = rep_ == Representation::kExternal32 ? MPI_Count(external32_size(t))
-                                                  : MPI_Count(t.extent());
+    *extent =
+        rep_ == Representation::kExternal32 ? MPI_Count(external32_size(t)) : MPI_Count(t.extent());
     return Status::success();
   }
   std::shared_ptr<const Datatype> file;

@@ -8,9 +8,10 @@
 // MPI_THREAD_MULTIPLE (or with library threads at work), Progress::wait_until lets go of it
 // between polls (yield_turn) and while it blocks (block): one blocked thread, the driver, sleeps
 // on the transport's event fd, the others on a condition variable of the lock, so waiting
-// threads take turns driving progress and other threads enter the library meanwhile. A call that ends while threads are blocked wakes them (its
-// work may have completed what they wait for), and so does a wait whose poll made progress.
-// When the lock is not needed (MPI_THREAD_SINGLE/FUNNELED/SERIALIZED, no progress thread) an
+// threads take turns driving progress and other threads enter the library meanwhile. A call that
+// ends while threads are blocked wakes them (its work may have completed what they wait for), and
+// so does a wait whose poll made progress. When the lock is not needed
+// (MPI_THREAD_SINGLE/FUNNELED/SERIALIZED, no progress thread, no library thread at work) an
 // entry point pays one thread-local increment and one load.
 #pragma once
 #include <atomic>

@@ -169,9 +169,7 @@ size_t external_size_of(MPI_Datatype basic) { return external_size(predefined_ty
 
 }  // namespace
 
-size_t external32_size(const Datatype& t) {
-  return signature_sum(t.signature(), external_size_of);
-}
+size_t external32_size(const Datatype& t) { return signature_sum(t.signature(), external_size_of); }
 
 Status pack_external32(const Datatype& t, const void* buf, size_t count, unsigned char* out) {
   std::vector<unsigned char> native(count * t.size());

@@ -8,8 +8,8 @@
 #include "expect_error.h"
 #include "io_common.h"
 
-static int handled = 0;      /* calls of the file error handler */
-static MPI_File handled_fh;  /* the file it was called for */
+static int handled = 0;     /* calls of the file error handler */
+static MPI_File handled_fh; /* the file it was called for */
 
 static void on_file_error(MPI_File* fh, int* code, ...) {
   (void)code;
@@ -74,8 +74,7 @@ int main(int argc, char** argv) {
   /* a split collective: its _end reports it */
   CHECK_MPI(MPI_File_write_at_all_begin(full, 0, data, sizeof data, MPI_BYTE));
   expect_background_error(MPI_File_write_at_all_end(full, data, &st[0]), MPI_ERR_NO_SPACE, full,
-                          "MPI_File_write_at_all_end", "MPI_File_write_at_all_begin",
-                          "/dev/full");
+                          "MPI_File_write_at_all_end", "MPI_File_write_at_all_begin", "/dev/full");
   CHECK_MPI(MPI_File_close(&full));
 
   /* a collective write to a file opened read-only fails on every rank, at its completion */

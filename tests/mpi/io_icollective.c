@@ -61,8 +61,10 @@ static int start_after_rank0(int rank, int size) {
   const double until = MPI_Wtime() + kPatience;
   while (!got && MPI_Wtime() < until) CHECK_MPI(MPI_Test(&token, &got, MPI_STATUS_IGNORE));
   if (got) return 0;
-  fprintf(stderr, "rank %d: rank 0's nonblocking collective did not return before this rank "
-                  "started its own\n", rank);
+  fprintf(stderr,
+          "rank %d: rank 0's nonblocking collective did not return before this rank "
+          "started its own\n",
+          rank);
   return 1;
 }
 
@@ -151,8 +153,10 @@ static int progress_outside_mpi(const char* path, const char* marker, int rank, 
     const long at = (long)(K - 1) * B * size + (long)last * B + B - 1; /* its last int */
     if (!wait_outside_mpi(holds_int, path, at, value(last, PER_RANK - 1, 3))) {
       missed = 1;
-      fprintf(stderr, "rank 0: rank %d's data did not reach the file while rank 0 made no MPI "
-                      "call\n", last);
+      fprintf(stderr,
+              "rank 0: rank %d's data did not reach the file while rank 0 made no MPI "
+              "call\n",
+              last);
     }
   }
   CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
@@ -161,8 +165,10 @@ static int progress_outside_mpi(const char* path, const char* marker, int rank, 
   CHECK_MPI(MPI_File_iread_at_all(fh, 0, back, PER_RANK, MPI_INT, &r));
   if (rank == 0 && size > 1 && !wait_outside_mpi(exists, marker, 0, 0)) {
     missed = 1;
-    fprintf(stderr, "rank 0: rank %d's iread_at_all did not complete while rank 0 made no MPI "
-                    "call\n", size - 1);
+    fprintf(stderr,
+            "rank 0: rank %d's iread_at_all did not complete while rank 0 made no MPI "
+            "call\n",
+            size - 1);
   }
   CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
   check_block(back, rank, 3, "iread_at_all while the aggregator computes");

@@ -211,8 +211,8 @@ static void errors(MPI_File fh, const char* path, int rank) {
   CHECK_MPI(MPI_File_set_size(fh, 0));
   set_rep_view(fh, 0, MPI_INT, kRep);
   const int bad = INT_MIN;
-  EXPECT_ERROR(MPI_File_write_at(fh, rank, &bad, 1, MPI_INT, MPI_STATUS_IGNORE),
-               MPI_ERR_CONVERSION, "MPI_File_write_at", "write_conversion_fn");
+  EXPECT_ERROR(MPI_File_write_at(fh, rank, &bad, 1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_CONVERSION,
+               "MPI_File_write_at", "write_conversion_fn");
   /* a value no int holds, put in the file as raw bytes */
   MPI_Barrier(MPI_COMM_WORLD);
   CHECK_MPI(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
@@ -258,8 +258,8 @@ int main(int argc, char** argv) {
                MPI_ERR_DUP_DATAREP, "MPI_Register_datarep", kRep);
   CHECK_MPI(MPI_Register_datarep("weft-as-is", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
                                  native_extent, NULL));
-  CHECK_MPI(MPI_Register_datarep_c("weft-int64be-write-only", MPI_CONVERSION_FN_NULL_C,
-                                   write_core, extent_fn, &conversions));
+  CHECK_MPI(MPI_Register_datarep_c("weft-int64be-write-only", MPI_CONVERSION_FN_NULL_C, write_core,
+                                   extent_fn, &conversions));
   MPI_File fh = io_open_rdwr(path);
   contiguous(fh, path, rank, size);
   strided(fh, path, rank, size);
