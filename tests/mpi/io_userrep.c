@@ -35,32 +35,37 @@ static void int_layout(MPI_Datatype t, int* per, MPI_Aint* extent) {
   *per = size / (int)sizeof(int);
 }
 
-/* Items [position, position + count) of `t` tiled over `userbuf`, packed: the whole elements
- * they lie in go to `packed`; returns the index there of item `position`. */
-static long pack_around(void* userbuf, MPI_Datatype t, MPI_Count count, MPI_Offset position,
-                        int* packed, int* elements, MPI_Aint* at) {
-  int per = 0;
+/* Items [position, position + count) of `t` tiled over `userbuf`: the whole elements they lie
+ * in, packed, and where item `position` is among them. Both conversion functions start so. */
+typedef struct {
+  int packed[4096];
+  int elements, per; /* elements packed; ints per element */
+  MPI_Aint at;       /* the first one's byte offset in userbuf */
+  long from;         /* the index in `packed` of item `position` */
+} Around;
+
+static void pack_around(void* userbuf, MPI_Datatype t, MPI_Count count, MPI_Offset position,
+                        void* extra, Around* a) {
+  CHECK(extra == &conversions);
+  ++conversions;
   MPI_Aint extent = 0;
-  int_layout(t, &per, &extent);
-  const MPI_Offset first = position / per, last = (position + count - 1) / per;
-  *elements = (int)(last - first + 1);
-  *at = (MPI_Aint)first * extent;
+  int_layout(t, &a->per, &extent);
+  const MPI_Offset first = position / a->per, last = (position + count - 1) / a->per;
+  a->elements = (int)(last - first + 1);
+  a->at = (MPI_Aint)first * extent;
+  a->from = (long)(position - first * a->per);
   int pos = 0;
-  CHECK_MPI(MPI_Pack((char*)userbuf + *at, *elements, t, packed, *elements * per * 4, &pos,
-                     MPI_COMM_SELF));
-  return (long)(position - first * per);
+  CHECK_MPI(MPI_Pack((char*)userbuf + a->at, a->elements, t, a->packed, a->elements * a->per * 4,
+                     &pos, MPI_COMM_SELF));
 }
 
 static int write_core(void* userbuf, MPI_Datatype t, MPI_Count count, void* filebuf,
                       MPI_Offset position, void* extra) {
-  CHECK(extra == &conversions);
-  ++conversions;
-  int packed[4096], elements = 0;
-  MPI_Aint at = 0;
-  const long from = pack_around(userbuf, t, count, position, packed, &elements, &at);
+  Around a;
+  pack_around(userbuf, t, count, position, extra, &a);
   unsigned char* out = filebuf;
   for (MPI_Count i = 0; i < count; ++i) {
-    const int v = packed[from + i];
+    const int v = a.packed[a.from + i];
     if (v == INT_MIN) return MPI_ERR_ARG; /* refused, to test the error path */
     const uint64_t u = (uint64_t)(int64_t)v;
     for (int b = 0; b < 8; ++b) out[8 * i + b] = (unsigned char)(u >> (56 - 8 * b));
@@ -70,24 +75,18 @@ static int write_core(void* userbuf, MPI_Datatype t, MPI_Count count, void* file
 
 static int read_core(void* userbuf, MPI_Datatype t, MPI_Count count, void* filebuf,
                      MPI_Offset position, void* extra) {
-  CHECK(extra == &conversions);
-  ++conversions;
-  int packed[4096], elements = 0;
-  MPI_Aint at = 0;
-  /* the items around these keep their values: pack, change these, unpack */
-  const long from = pack_around(userbuf, t, count, position, packed, &elements, &at);
+  Around a; /* the items around these keep their values: pack, change these, unpack */
+  pack_around(userbuf, t, count, position, extra, &a);
   const unsigned char* in = filebuf;
   for (MPI_Count i = 0; i < count; ++i) {
     uint64_t u = 0;
     for (int b = 0; b < 8; ++b) u = (u << 8) | in[8 * i + b];
     const int64_t v = (int64_t)u;
     if (v < INT_MIN || v > INT_MAX) return MPI_ERR_TRUNCATE; /* does not fit an int */
-    packed[from + i] = (int)v;
+    a.packed[a.from + i] = (int)v;
   }
-  int per = 0, pos = 0;
-  MPI_Aint extent = 0;
-  int_layout(t, &per, &extent);
-  CHECK_MPI(MPI_Unpack(packed, elements * per * 4, &pos, (char*)userbuf + at, elements, t,
+  int pos = 0;
+  CHECK_MPI(MPI_Unpack(a.packed, a.elements * a.per * 4, &pos, (char*)userbuf + a.at, a.elements, t,
                        MPI_COMM_SELF));
   return MPI_SUCCESS;
 }
