@@ -24,7 +24,8 @@ Status Conversion::make(const View& v, const Datatype& type, Conversion* out) {
   c.rep_ = v.representation();
   c.user_ = v.user_datarep();
   c.type_ = type.share();
-  c.handle_ = std::make_shared<const MPI_Datatype>(type.handle());
+  if (c.rep_ == Representation::kUser)
+    c.handle_ = std::make_shared<const MPI_Datatype>(type.handle());
   WEFT_TRY(v.stream_size(type, &c.element_bytes_));
   c.extents_ = v.extents();
   c.items_ = signature_sum(type.signature(), items_of);

@@ -56,10 +56,12 @@ void JobQueue::loop() {
   for (;;) {
     cv_.wait(g, [&] { return stop_ || !queue_.empty(); });
     if (queue_.empty()) return;
-    std::function<void()> work = std::move(queue_.front());
-    queue_.pop_front();
-    g.unlock();
-    work();
+    {
+      std::function<void()> work = std::move(queue_.front());
+      queue_.pop_front();
+      g.unlock();
+      work();
+    }  // what it held (buffers, datatype handles it frees) goes while calls still take the lock
     library_threads::release();
     g.lock();
     --unfinished_;
