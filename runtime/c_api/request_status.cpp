@@ -3,7 +3,9 @@
 
 #include <string>
 
+#include "io/background.hpp"
 #include "pt2pt/match_bits.hpp"
+#include "runtime/c_api/file_args.hpp"
 #include "runtime/generalized_request.hpp"
 #include "runtime/world.hpp"
 
@@ -25,7 +27,11 @@ Status request_outcome(const Request& r) {
 }
 
 Status completed_status(Request* r, MPI_Status* status) {
-  if (r->kind == WeftRequestKind::kGeneralized) return generalized::query(*r, status);
+  if (r->kind == WeftRequestKind::kGeneralized) {
+    Status s = generalized::query(*r, status);
+    if (s.ok() || r->file == MPI_FILE_NULL) return s;
+    return io::background_outcome(r->generalized->extra_state);
+  }
   deliver_staged(r);
   fill_status(*r, status);
   return request_outcome(*r);
@@ -58,6 +64,11 @@ void empty_status(MPI_Status* status) {
   status->MPI_ERROR = MPI_SUCCESS;
   status->weft_cancelled = 0;
   status->weft_bytes = 0;
+}
+
+int report_to(const ErrorOwner& owner, const char* fn, const Status& s) {
+  if (owner.file != MPI_FILE_NULL) return report_file(owner.file, fn, s);
+  return report(owner.comm, fn, s);
 }
 
 }  // namespace weft::capi

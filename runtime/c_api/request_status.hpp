@@ -12,8 +12,9 @@ namespace weft::capi {
 Status request_outcome(const Request& r);
 
 // What a complete request reports: a receive's data is put in its buffer, `status` filled (by
-// the query callback for a generalized request) and the request's error returned. The request
-// stays as it is (MPI_Request_get_status; finish_request then releases it).
+// the query callback for a generalized request) and the request's error returned (a file
+// access's names the file and the call that started it). The request stays as it is
+// (MPI_Request_get_status; finish_request then releases it).
 Status completed_status(Request* r, MPI_Status* status);
 
 // Completes the pooled request in *slot: fills `status`, returns its outcome, releases it and
@@ -24,6 +25,16 @@ Status finish_request(MPI_Request* slot, MPI_Status* status);
 
 // The status of an inactive or null request (MPI's "empty" status).
 void empty_status(MPI_Status* status);
+
+// Where an error about a request is raised: a file access's request on its file (the file's
+// error handler), any other on its communicator. Taken before the request is released.
+struct ErrorOwner {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_File file = MPI_FILE_NULL;
+};
+inline ErrorOwner owner_of(const Request& r) { return {r.comm, r.file}; }
+// report() or report_file() (runtime/c_api/file_args.hpp), as `owner` says.
+int report_to(const ErrorOwner& owner, const char* fn, const Status& s);
 
 // Starts a nonblocking call on a pooled request: `start(r)` begins it; on success *request is
 // r, otherwise r goes back to the pool and the error is raised on `comm` from `fn`.

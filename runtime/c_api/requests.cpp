@@ -28,24 +28,24 @@ MPI_Status* status_at(MPI_Status* statuses, int i) {
 }
 
 // Completes every done request among `indices`, recording per-request errors in the statuses.
-// Returns MPI_ERR_IN_STATUS (raised on the failing request's communicator) if any failed.
+// Returns MPI_ERR_IN_STATUS (raised on the failing request's communicator or file) if any failed.
 int finish_several(const char* fn, MPI_Request* requests, const int* indices, int n,
                    MPI_Status* statuses, bool statuses_by_index) {
-  MPI_Comm failed_comm = MPI_COMM_NULL;
+  capi::ErrorOwner failed;
   std::string first_error;
   for (int k = 0; k < n; ++k) {
     const int i = indices[k];
     MPI_Status* st = status_at(statuses, statuses_by_index ? i : k);
-    const MPI_Comm comm = requests[i]->comm;
+    const capi::ErrorOwner owner = capi::owner_of(*requests[i]);
     Status s = capi::finish_request(&requests[i], st);
     if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = weft::make_error_code(s.error_class, s.message);
     if (!s.ok() && first_error.empty()) {
-      failed_comm = comm;
+      failed = owner;
       first_error = "request " + std::to_string(i) + ": " + s.message;
     }
   }
   if (first_error.empty()) return MPI_SUCCESS;
-  return capi::report(failed_comm, fn, Status::error(MPI_ERR_IN_STATUS, first_error));
+  return capi::report_to(failed, fn, Status::error(MPI_ERR_IN_STATUS, first_error));
 }
 
 // How errors name request `index` of MPI_Startall, or MPI_Start's one request (index -1).
@@ -93,8 +93,8 @@ int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
   }
   MPI_Request r = *request;
   world().progress.wait_until([r] { return r->completion.done; });
-  const MPI_Comm comm = r->comm;
-  return capi::report(comm, fn, capi::finish_request(request, status));
+  const capi::ErrorOwner owner = capi::owner_of(*r);
+  return capi::report_to(owner, fn, capi::finish_request(request, status));
 }
 
 int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
@@ -110,8 +110,8 @@ int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   if (!(*request)->completion.done) world().progress.poll();
   *flag = (*request)->completion.done;
   if (!*flag) return MPI_SUCCESS;
-  const MPI_Comm comm = (*request)->comm;
-  return capi::report(comm, fn, capi::finish_request(request, status));
+  const capi::ErrorOwner owner = capi::owner_of(**request);
+  return capi::report_to(owner, fn, capi::finish_request(request, status));
 }
 
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
@@ -175,8 +175,8 @@ int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* stat
     return false;
   });
   *index = found;
-  const MPI_Comm comm = requests[found]->comm;
-  return capi::report(comm, fn, capi::finish_request(&requests[found], status));
+  const capi::ErrorOwner owner = capi::owner_of(*requests[found]);
+  return capi::report_to(owner, fn, capi::finish_request(&requests[found], status));
 }
 
 int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
@@ -192,8 +192,8 @@ int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_S
     if (!is_done(requests[i])) continue;
     *index = i;
     *flag = 1;
-    const MPI_Comm comm = requests[i]->comm;
-    return capi::report(comm, fn, capi::finish_request(&requests[i], status));
+    const capi::ErrorOwner owner = capi::owner_of(*requests[i]);
+    return capi::report_to(owner, fn, capi::finish_request(&requests[i], status));
   }
   *index = MPI_UNDEFINED;
   *flag = any_active ? 0 : 1;

@@ -146,7 +146,7 @@ int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) 
   if (!request->completion.done) world().progress.poll();
   *flag = request->completion.done;
   if (!*flag) return MPI_SUCCESS;
-  return capi::report(comm, fn, capi::completed_status(request, status));
+  return capi::report_to(capi::owner_of(*request), fn, capi::completed_status(request, status));
 }
 
 }  // extern "C"
