@@ -150,6 +150,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_PROC_ABORTED 58
 #define MPI_ERR_VALUE_TOO_LARGE 59
 #define MPI_ERR_SESSION 60
+#define MPI_ERR_ERRHANDLER 61 /* MPI 4.1: an invalid error handler */
 #define MPI_ERR_LASTCODE 0x3fff
 
 /* ---- predefined datatypes (the numbering is shared with runtime/datatype/datatype.cpp) ---- */

@@ -87,9 +87,10 @@ constexpr const char* kDescriptions[] = {
     "MPI_ERR_PROC_ABORTED: peer process aborted",
     "MPI_ERR_VALUE_TOO_LARGE: value too large to represent",
     "MPI_ERR_SESSION: invalid session",
+    "MPI_ERR_ERRHANDLER: invalid error handler",
 };
 constexpr int kNumClasses = sizeof(kDescriptions) / sizeof(kDescriptions[0]);
-static_assert(kNumClasses == MPI_ERR_SESSION + 1);
+static_assert(kNumClasses == MPI_ERR_ERRHANDLER + 1);
 
 constexpr const char* kToolsDescriptions[] = {
     "MPI_T_ERR_MEMORY: out of memory",
