@@ -278,7 +278,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
 
 /* ---- attributes, info objects, error handlers, user error classes, and small utilities:
- *      runtime/c_api/{attributes,info,errhandler,utilities}.cpp ---- */
+ *      runtime/c_api/{attributes,info,errhandler,errors,utilities,request_get_status}.cpp ---- */
 #define MPI_KEYVAL_INVALID (-1)
 #define MPI_INFO_ENV ((MPI_Info)1)
 #define MPI_MAX_INFO_KEY 255
@@ -356,6 +356,12 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int MPI_Free_mem(void *base);
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int MPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                               int *flag, MPI_Status *status);
+int MPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                               MPI_Status array_of_statuses[]);
+int MPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                int array_of_indices[], MPI_Status array_of_statuses[]);
 
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
@@ -402,6 +408,12 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int PMPI_Free_mem(void *base);
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status);
+int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[]);
+int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[]);
 
 /* ---- communicators (world and self) ---- */
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
