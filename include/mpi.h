@@ -449,6 +449,20 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+/* The fields of a status, read and written through calls (MPI 4.1 §3.2.5):
+ * runtime/c_api/pt2pt_status.cpp. */
+int MPI_Status_get_source(const MPI_Status *status, int *source);
+int MPI_Status_set_source(MPI_Status *status, int source);
+int MPI_Status_get_tag(const MPI_Status *status, int *tag);
+int MPI_Status_set_tag(MPI_Status *status, int tag);
+int MPI_Status_get_error(const MPI_Status *status, int *error);
+int MPI_Status_set_error(MPI_Status *status, int error);
+int PMPI_Status_get_source(const MPI_Status *status, int *source);
+int PMPI_Status_set_source(MPI_Status *status, int source);
+int PMPI_Status_get_tag(const MPI_Status *status, int *tag);
+int PMPI_Status_set_tag(MPI_Status *status, int tag);
+int PMPI_Status_get_error(const MPI_Status *status, int *error);
+int PMPI_Status_set_error(MPI_Status *status, int error);
 
 /* ---- derived datatypes and packing (MPI 4.0 chapter 5): runtime/c_api/datatype_*.cpp ---- */
 #define MPI_COMBINER_NAMED 1
@@ -467,6 +481,9 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
 #define MPI_COMBINER_F90_REAL 14
 #define MPI_COMBINER_F90_COMPLEX 15
 #define MPI_COMBINER_F90_INTEGER 16
+/* MPI 4.1: the combiner of an unnamed value-index pair type; MPI_Type_get_value_index returns
+ * only the named pair types here, so no datatype has it. */
+#define MPI_COMBINER_VALUE_INDEX 17
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
 #define MPI_DISTRIBUTE_BLOCK 121
@@ -530,6 +547,8 @@ int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                            MPI_Datatype *pair_type);
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
@@ -649,6 +668,8 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                             MPI_Datatype *pair_type);
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
