@@ -95,7 +95,7 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
   // A private communicator for the window's own synchronisation traffic.
   uint32_t pair = 0;
   WEFT_TRY(agree_context(comm, true, &pair));
-  w->comm = register_comm(comm.world_ranks, pair, MPI_ERRORS_RETURN);
+  w->comm = register_comm(comm.world_ranks, pair, CommOrigin{MPI_ERRORS_RETURN, MPI_SESSION_NULL});
   Comm& wc = *world().comms.find(w->comm);
 
   // The members on this node, in window rank order, share a segment.

@@ -169,7 +169,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
   Comm* c = nullptr;
   WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(group, "group"));
-  *group = world().groups.add(std::make_shared<const groups::Members>(c->world_ranks));
+  *group = world().groups.add(std::make_shared<const groups::Members>(c->world_ranks), c->session);
   return MPI_SUCCESS;
 }
 

@@ -53,7 +53,7 @@ Status agree_context(Comm& comm, bool member, uint32_t* pair);
 Status agree_among(const groups::Members& group, uint32_t context, uint32_t tag, const char* name,
                    uint32_t* pair);
 // Registers the communicator of `members` (this process among them) on context `pair`.
-MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhandler errhandler);
+MPI_Comm register_comm(const groups::Members& members, uint32_t pair, CommOrigin origin);
 
 // MPI_Comm_idup and MPI_Comm_idup_with_info (runtime/comm/idup.cpp): *out becomes a request
 // that completes once the new communicator's handle is in *newcomm. Its hints are as comm_dup
