@@ -72,6 +72,11 @@ typedef struct MPI_Status {
 #define MPI_SIMILAR 2
 #define MPI_UNEQUAL 3
 #define MPI_COMM_TYPE_SHARED 1
+/* MPI 4.1 §7.4.2: split by hardware resource (the "mpi_hw_resource_type" info key), by the
+ * largest hardware level that divides the group, or by resource or process set. */
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
 /* ---- thread levels ---- */
 #define MPI_THREAD_SINGLE 0
@@ -268,6 +273,7 @@ int MPI_Is_thread_main(int *flag);
 int MPI_Get_processor_name(char *name, int *resultlen);
 int MPI_Get_version(int *version, int *subversion);
 int MPI_Get_library_version(char *version, int *resultlen);
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
 double MPI_Wtime(void);
 double MPI_Wtick(void);
 
@@ -993,6 +999,7 @@ int PMPI_Is_thread_main(int *flag);
 int PMPI_Get_processor_name(char *name, int *resultlen);
 int PMPI_Get_version(int *version, int *subversion);
 int PMPI_Get_library_version(char *version, int *resultlen);
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 double PMPI_Wtime(void);
 double PMPI_Wtick(void);
 int PMPI_Error_string(int errorcode, char *string, int *resultlen);

@@ -13,6 +13,7 @@
 #include "runtime/comm/attributes.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/comm/errhandler.hpp"
+#include "runtime/comm/split_type.hpp"
 #include "runtime/config.hpp"
 #include "runtime/world.hpp"
 
@@ -100,7 +101,7 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
 
   // The members on this node, in window rank order, share a segment.
   MPI_Comm node_handle = MPI_COMM_NULL;
-  WEFT_TRY(comm_split_type(wc, MPI_COMM_TYPE_SHARED, wc.rank, &node_handle));
+  WEFT_TRY(comm_split_node(wc, wc.rank, &node_handle));
   Comm& node = *world().comms.find(node_handle);
   if (spec.flavor == MPI_WIN_FLAVOR_SHARED && node.size != wc.size) {
     (void)comm_free(node_handle);

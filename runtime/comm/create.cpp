@@ -1,10 +1,7 @@
 // Communicator construction over a parent, with the internal collectives it needs.
 #include "runtime/comm/create.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstring>
 
 #include "coll/coll.hpp"
 #include "coll/regular_call.hpp"
@@ -150,21 +147,6 @@ Status comm_split(Comm& parent, int color, int key, MPI_Comm* out) {
   *out = color == MPI_UNDEFINED ? MPI_COMM_NULL : register_comm(members, pair, origin_of(parent));
   if (color != MPI_UNDEFINED) inherit_nodes(parent, *world().comms.find(*out));
   return Status::success();
-}
-
-Status comm_split_type(Comm& parent, int split_type, int key, MPI_Comm* out) {
-  // Node names (the launcher's, see Kvs), gathered so that each rank can find the first rank on
-  // its node: the color.
-  char host[MPI_MAX_PROCESSOR_NAME] = {};
-  world().kvs->job().hostname.copy(host, sizeof host - 1);
-  std::vector<char> hosts(size_t(parent.size) * sizeof host);
-  WEFT_TRY(internal_allgather(parent, host, sizeof host, hosts.data()));
-  int color = MPI_UNDEFINED;
-  if (split_type == MPI_COMM_TYPE_SHARED) {
-    for (int r = 0; r < parent.size && color == MPI_UNDEFINED; ++r)
-      if (std::strcmp(&hosts[size_t(r) * sizeof host], host) == 0) color = r;
-  }
-  return comm_split(parent, color, key, out);
 }
 
 Status comm_create(Comm& parent, const groups::Members& group, MPI_Comm* out) {

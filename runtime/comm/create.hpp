@@ -35,8 +35,6 @@ Status comm_split(Comm& parent, int color, int key, MPI_Comm* out);
 // (color, key) pair in `color_key`; empty for MPI_UNDEFINED.
 groups::Members split_members(const std::vector<int>& color_key, const groups::Members& ranks,
                               int color);
-// MPI_Comm_split_type: MPI_COMM_TYPE_SHARED groups the ranks on one node (same host name).
-Status comm_split_type(Comm& parent, int split_type, int key, MPI_Comm* out);
 // MPI_Comm_create: collective over `parent`; the members of `group` (disjoint groups allowed
 // across processes) get a communicator, the others MPI_COMM_NULL.
 Status comm_create(Comm& parent, const groups::Members& group, MPI_Comm* out);
