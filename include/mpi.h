@@ -9,7 +9,7 @@
 #define WEFT_MPI 1
 #define WEFT_VERSION_STRING "0.1.0"
 
-#define MPI_VERSION 3
+#define MPI_VERSION 4
 #define MPI_SUBVERSION 1
 
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 /* The small calls MPI 4.1 added, on real data: the status fields through MPI_Status_get/set_source,
  * _tag and _error (after a real receive, and as a generalized request's query fills them);
  * MPI_Type_get_value_index giving the predefined pair types, which MPI_MAXLOC then reduces across
- * the ranks; the MPI_ERR_ERRHANDLER class.
+ * the ranks; MPI_Get_version and the MPI_VERSION macros saying 4.1; the MPI_ERR_ERRHANDLER class.
  * Every rank receives from its left neighbour. */
 #include <float.h>
 
@@ -117,8 +117,11 @@ static void value_index(int rank, int size) {
                "MPI_Type_get_value_index", "pair_type=NULL");
 }
 
-static void error_classes(void) {
-  check_context("MPI 4.1: its new error class");
+static void version_and_classes(void) {
+  check_context("MPI 4.1: the version and its new error class");
+  int version = 0, subversion = -1;
+  CHECK_MPI(MPI_Get_version(&version, &subversion));
+  CHECK(version == 4 && subversion == 1 && MPI_VERSION == 4 && MPI_SUBVERSION == 1);
   EXPECT_ERROR(MPI_Comm_set_errhandler(MPI_COMM_WORLD, 31337), MPI_ERR_ERRHANDLER,
                "MPI_Comm_set_errhandler", "errhandler=31337");
   char text[MPI_MAX_ERROR_STRING];
@@ -145,7 +148,7 @@ int main(int argc, char** argv) {
   status_fields(rank, left, right);
   generalized(rank);
   value_index(rank, size);
-  error_classes();
+  version_and_classes();
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
   return 0;
