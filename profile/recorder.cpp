@@ -8,7 +8,7 @@
 
 namespace weft::profile {
 
-thread_local int t_depth __attribute__((tls_model("initial-exec"))) = 0;
+thread_local constinit int t_depth __attribute__((tls_model("initial-exec"))) = 0;
 
 namespace {
 

@@ -77,7 +77,7 @@ std::vector<const ThreadLog*> all_thread_logs();
 
 // Nesting depth of MPI calls on this thread: a call made inside another (a callback calling
 // MPI) is counted as a call, but its time is already in the outer call's time in MPI.
-extern thread_local int t_depth __attribute__((tls_model("initial-exec")));
+extern thread_local constinit int t_depth __attribute__((tls_model("initial-exec")));
 
 inline Tick begin_call() {
   ++t_depth;
