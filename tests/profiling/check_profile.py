@@ -95,16 +95,18 @@ def check_html(path, did_matrix):
 
 
 def trace_calls(path):
-    """{rank: {function: calls}} of the trace's complete events, and its otherData."""
+    """{rank: {function: calls}} of the trace's complete events, its otherData, and
+    {rank: set of thread ids}."""
     data = json.load(open(path))
-    calls = {}
+    calls, threads = {}, {}
     for e in data["traceEvents"]:
         if e["ph"] == "X":
             if e["ts"] < 0 or e["dur"] < 0:
                 fail(f"{path}: event with negative time {e}")
             per_rank = calls.setdefault(e["pid"], {})
             per_rank[e["name"]] = per_rank.get(e["name"], 0) + 1
-    return calls, data["otherData"]
+            threads.setdefault(e["pid"], set()).add(e["tid"])
+    return calls, data["otherData"], threads
 
 
 def main():
@@ -121,22 +123,24 @@ def main():
             if f"{os.path.basename(path)}" not in stderr or not os.path.exists(path):
                 fail(f"{path} was not written or not named in the report")
         check_html(html, matrix)
-        calls, other = trace_calls(trace)
+        calls, other, threads = trace_calls(trace)
         if calls != events:
             fail(f"the trace's calls per rank {calls} differ from the program's {events}")
+        if any(threads[rank] != {0, 1} for rank in range(nranks)):
+            fail(f"each rank's calls came from two threads, the trace has threads {threads}")
         if other["dropped_events"] != [0] * nranks:
             fail(f"no event should be dropped with the default budget: {other}")
 
         pid, _, _ = run_job(weftrun, app, nranks, work,
                             {"WEFT_PROFILE": "trace", "WEFT_PROFILE_TRACE_EVENTS": "10"})
-        calls, other = trace_calls(os.path.join(work, f"weft-trace.{pid}.json"))
+        calls, other, _ = trace_calls(os.path.join(work, f"weft-trace.{pid}.json"))
         for rank in range(nranks):
             kept = sum(calls.get(rank, {}).values())
             made = sum(events[rank].values())
             if kept != 10 or other["dropped_events"][rank] != made - 10:
                 fail(f"rank {rank}: kept {kept} events and dropped "
                      f"{other['dropped_events'][rank]} of {made}, want 10 and {made - 10}")
-    print("profile: calls, bytes, matrix, times, call site, HTML and trace all as the program did")
+    print("profile: calls, bytes, matrix, times, call site, threads, HTML and trace as the program did")
 
 
 main()

@@ -1,12 +1,13 @@
 /* A program for the profiler's tests: point-to-point traffic of every kind the communication
  * matrix counts (blocking, nonblocking, sendrecv, persistent, on a communicator whose ranks are
  * the world's reversed, to MPI_PROC_NULL), a derived datatype freed and its handle reused,
- * collectives, a barrier that rank 0 reaches 300 ms late, and calls made while MPI_Pcontrol(0)
- * has paused the profile. It checks its own data, and prints what it did:
+ * two threads sending at once (MPI_THREAD_MULTIPLE), collectives, a barrier that rank 0 reaches
+ * 300 ms late, and calls made while MPI_Pcontrol(0) has paused the profile. It checks its own data, and prints what it did:
  *   did RANK FUNCTION CALLS BYTES   for every MPI function it called while profiled
  *   sent RANK TO BYTES MESSAGES     for its point-to-point sends by world rank
  * which the test compares with the profiler's report. Needs 2 ranks or more. */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,8 +156,35 @@ static void datatypes(void) {
   did("MPI_Send", 28);
 }
 
+/* Five Sendrecvs of 2 ints to the right, on a tag of the thread's own. */
+static void* sendrecvs(void* tag) {
+  const int right = (g_rank + 1) % g_size, left = (g_rank + g_size - 1) % g_size;
+  for (int i = 0; i < 5; ++i) {
+    int out[2] = {g_rank, i}, in[2];
+    MPI_Sendrecv(out, 2, MPI_INT, right, *(int*)tag, in, 2, MPI_INT, left, *(int*)tag,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    check(in[0] == left && in[1] == i, "a thread's MPI_Sendrecv");
+  }
+  return NULL;
+}
+
+/* This thread and a second one each make five MPI_Sendrecv at the same time. */
+static void threads(void) {
+  int tags[2] = {80, 81};
+  pthread_t other;
+  pthread_create(&other, NULL, sendrecvs, &tags[1]);
+  sendrecvs(&tags[0]);
+  pthread_join(other, NULL);
+  for (int i = 0; i < 10; ++i) {
+    did("MPI_Sendrecv", 8);
+    sent_to((g_rank + 1) % g_size, 8);
+  }
+}
+
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  if (provided != MPI_THREAD_MULTIPLE) MPI_Abort(MPI_COMM_WORLD, 3);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   did("MPI_Comm_rank", 0);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
@@ -167,6 +195,7 @@ int main(int argc, char** argv) {
   persistent();
   reversed_communicator();
   datatypes();
+  threads();
   double x = g_rank, sum = 0;
   for (int i = 0; i < 2; ++i) {
     MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
