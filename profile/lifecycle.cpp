@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 
 #include "profile/collect.hpp"
@@ -55,7 +56,12 @@ void start() {
     if (budget < 1)
       fail("invalid WEFT_PROFILE_TRACE_EVENTS '" + setting_value("WEFT_PROFILE_TRACE_EVENTS") +
            "' (want a number of events >= 1)");
-    g_profile.trace_events.resize(size_t(budget));
+    try {
+      g_profile.trace_events.resize(size_t(budget));
+    } catch (const std::exception&) {
+      fail("cannot hold WEFT_PROFILE_TRACE_EVENTS=" + std::to_string(budget) + " trace events (" +
+           std::to_string(budget / (1 << 20) * sizeof(TraceEvent)) + " MiB)");
+    }
     g_profile.trace = true;
   }
   PMPI_Barrier(MPI_COMM_WORLD);  // the ranks' traces start together
