@@ -37,17 +37,25 @@ int coloured_functions(const JobSummary& job) {
   return int(std::min(job.functions.size(), std::size(kFunctionColours)));
 }
 
-std::string legend(const JobSummary& job, int y) {
+// The colours' names from height `y` on, in rows as wide as the plot; `*bottom` is where the
+// last row ends.
+std::string legend(const JobSummary& job, int y, int* bottom) {
   std::string out;
   int x = kLabelWidth;
   for (int f = 0; f <= coloured_functions(job); ++f) {
     const bool other = f == coloured_functions(job);
     const std::string name = other ? "other" : job.functions[size_t(f)].name;
+    const int width = 24 + int(name.size()) * 7;
+    if (x > kLabelWidth && x + width > kLabelWidth + kPlotWidth) {
+      x = kLabelWidth;
+      y += 18;
+    }
     out += format("<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y,
                   other ? kOtherColour : kFunctionColours[f]);
     out += format("<text x=\"%d\" y=\"%d\">%s</text>", x + 16, y + 10, escape_html(name).c_str());
-    x += 24 + int(name.size()) * 7;
+    x += width;
   }
+  *bottom = y + 18;
   return out;
 }
 
@@ -80,7 +88,8 @@ std::string mpi_time_bars_svg(const JobSummary& job) {
   const bool labels = row >= 12;
   const uint64_t longest = std::max<uint64_t>(1, *std::max_element(job.run_ns.begin(), job.run_ns.end()));
   const double scale = double(kPlotWidth) / double(longest);
-  const int height = n * row + 40;
+  int height = 0;
+  const std::string colours = legend(job, n * row + 14, &height);
   std::string out = format("<svg id=\"mpi-time-bars\" width=\"%d\" "
                            "height=\"%d\" role=\"img\" aria-label=\"time in MPI by rank and function\">",
                            kLabelWidth + kPlotWidth + 10, height);
@@ -111,8 +120,7 @@ std::string mpi_time_bars_svg(const JobSummary& job) {
               double(job.functions[size_t(f)].ns_by_rank[size_t(r)]));
     segment("other", kOtherColour, left);
   }
-  out += legend(job, n * row + 14);
-  return out + "</svg>";
+  return out + colours + "</svg>";
 }
 
 std::string matrix_svg(const JobSummary& job) {
@@ -132,7 +140,7 @@ std::string matrix_svg(const JobSummary& job) {
   std::string out = format("<svg id=\"comm-matrix\" width=\"%d\" "
                            "height=\"%d\" role=\"img\" aria-label=\"bytes sent from rank (row) to rank "
                            "(column)\">",
-                           left + int(side * cells) + 10, top + int(side * cells) + 50);
+                           std::max(left + int(side * cells) + 10, 560), top + int(side * cells) + 50);
   const int tick = std::max(1, cells / 16);
   for (int c = 0; c < cells; c += tick) {
     out += format("<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>",
