@@ -113,8 +113,10 @@ def _is_function_type(name):
 def _large_count_kind(base_param, ctype):
     """The kind of a parameter of an MPI_*_c form: its int form's kind, widened to Count where
     mpi.h widened the C type."""
-    if "MPI_Count" in ctype and base_param.kind == "int":
+    if "MPI_Count" in ctype and base_param.kind in ("int", "Aint"):
         return "Count"
+    if base_param.kind.startswith("proc:"):  # MPI_User_function_c for MPI_User_function
+        return "proc:" + ctype.replace("const", "").replace("*", "").strip()[len("MPI_"):]
     if "MPI_Aint" in ctype and base_param.kind == "int":
         return "Aint"
     return base_param.kind

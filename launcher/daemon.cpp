@@ -18,6 +18,7 @@
 #include <memory>
 
 #include "launcher/agent.hpp"
+#include "launcher/dynamic_calls.hpp"
 #include "launcher/exit_report.hpp"
 #include "launcher/node_session.hpp"
 #include "launcher/sha256.hpp"
@@ -103,6 +104,9 @@ class NodeJob {
   LocalRanks& ranks_ = session_.ranks();
   std::map<uint32_t, void*> fences_;  // this node's fences awaiting every node's data
   uint32_t next_fence_ = 0;
+  // Spawn and name calls of this node's ranks, forwarded to weftrun: PMIx's handle by call id.
+  std::map<uint32_t, void*> calls_;
+  uint32_t next_call_ = 0;
   double kill_at_ = 0;
   bool finished_ = false;  // weftrun said shutdown, or is gone
   bool done_sent_ = false;
@@ -161,7 +165,7 @@ std::string NodeJob::start() {
   if (std::string e = open_wakeup(wake_, {SIGCHLD, SIGINT, SIGTERM, SIGHUP}); !e.empty()) return e;
   ranks_.set_log(
       [this](const std::string& line) { send(MsgType::kLog, BodyWriter().str(line).bytes()); });
-  std::string e = session_.start(spec_, node_, wake_[1]);
+  std::string e = session_.start(spec_, node_, wake_[1], /*dynamic=*/true);
   for (int r : spec_.ranks_on(node_)) {
     if (ranks_.pid_of(r) > 0) send(MsgType::kStarted, BodyWriter().i32(r).i32(ranks_.pid_of(r)).bytes());
   }
@@ -192,6 +196,20 @@ void NodeJob::on_messages(const std::vector<Message>& messages) {
     } else if (m.type == MsgType::kStdin) {
       if (m.body.empty()) ranks_.end_stdin();
       else ranks_.give_stdin(m.body.data(), m.body.size());
+    } else if (m.type == MsgType::kSpawnAnswer) {
+      uint32_t id = 0;
+      std::string nspace;
+      bool ok = false;
+      if (decode_spawn_answer(m.body, &id, &nspace, &ok) && calls_.count(id))
+        server_.complete_spawn(calls_[id], nspace, ok);
+      calls_.erase(id);
+    } else if (m.type == MsgType::kNameAnswer) {
+      uint32_t id = 0;
+      NameOutcome outcome = NameOutcome::kNotFound;
+      Found found;
+      if (decode_name_answer(m.body, &id, &outcome, &found) && calls_.count(id))
+        server_.complete_names(calls_[id], outcome, found);
+      calls_.erase(id);
     }
   }
 }
@@ -242,6 +260,14 @@ void NodeJob::loop() {
     for (const PendingFence& f : server_.take_fences()) {
       fences_[next_fence_] = f.handle;
       send(MsgType::kFenceUp, BodyWriter().u32(next_fence_++).str(f.blob).bytes());
+    }
+    for (const SpawnRequest& c : server_.take_spawns()) {
+      calls_[next_call_] = c.handle;
+      send(MsgType::kSpawnCall, encode_spawn_call(next_call_++, c));
+    }
+    for (const NameRequest& c : server_.take_names()) {
+      calls_[next_call_] = c.handle;
+      send(MsgType::kNameCall, encode_name_call(next_call_++, c));
     }
     std::vector<Message> messages;
     const bool open = channel_->receive(&messages) && channel_->flush();

@@ -1,7 +1,7 @@
 // weftd: the per-node daemon of a multi-node job. Started by weftrun's launch agent, it reads the
 // job's secret from stdin, connects back to weftrun, proves the secret, receives the JobSpec,
-// runs the PMIx server and the ranks of its node, and relays their output, exits, aborts and
-// fences. It ends its ranks and exits when weftrun says so or the connection is lost.
+// runs the PMIx server and the ranks of its node, and relays their output, exits, aborts,
+// fences, and spawn and name-service calls (served by weftrun). It ends its ranks and exits when weftrun says so or the connection is lost.
 #pragma once
 #include <string>
 

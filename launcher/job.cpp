@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 
+#include "launcher/dynamic_calls.hpp"
 #include "launcher/exit_report.hpp"
 #include "launcher/hang_report.hpp"
 #include "launcher/io_forward.hpp"
@@ -56,6 +57,8 @@ class Job final : public RemoteNodes::Events {
   void rank_aborted(int rank, int code, const std::string& message) override;
   void fence_arrived(int node, uint32_t fence, const std::string& blob) override;
   void node_failed(int node, const std::string& why) override;
+  void spawn_called(int node, uint32_t id, const SpawnRequest& request) override;
+  void name_called(int node, uint32_t id, const NameRequest& request) override;
 
  private:
   std::string plan();
@@ -68,6 +71,10 @@ class Job final : public RemoteNodes::Events {
   void forward(int rank, int stream, const char* data, size_t len);
   void handle_wakeup();
   void serve_dynamic();
+  // Starts a spawn's children on this node; *nspace names them. "" or why not (said on stderr).
+  std::string start_spawn(const SpawnRequest& request, std::string* nspace);
+  // Answers a name request of this node's ranks (PMIx) or of another node's (over the wire).
+  void answer_names(const NameDirectory::Answer& a);
   void request_state(bool then_end);
   void print_state();
   bool valid(int rank) const { return rank >= 0 && size_t(rank) < ranks_.size(); }
@@ -87,6 +94,9 @@ class Job final : public RemoteNodes::Events {
   // MPI_Comm_spawn's jobs and the published names (weftrun's node only).
   SpawnedJobs spawned_;
   NameDirectory names_;
+  // Name requests of other nodes' ranks, by the handle the directory knows them by: node and the
+  // daemon's id for the call.
+  std::map<const void*, std::unique_ptr<std::pair<int, uint32_t>>> remote_names_;
   std::vector<RankState> ranks_;
   int ended_ = 0;
   // Fences gathering every node's blob: by number, the blobs so far and this node's pending one.
@@ -229,21 +239,55 @@ void Job::handle_wakeup() {
   serve_dynamic();
 }
 
+std::string Job::start_spawn(const SpawnRequest& request, std::string* nspace) {
+  std::string error = "the job is ending";
+  if (local_node_ < 0)
+    error = "weftrun's own host runs no rank of the job, and spawned processes start there";
+  else if (!exit_code_)
+    error = spawned_.start(spec_, local_node_, &server_, request, nspace);
+  if (!error.empty())
+    std::fprintf(stderr, "weftrun: MPI_Comm_spawn from %s failed: %s\n", request.parent.c_str(),
+                 error.c_str());
+  return error;
+}
+
+void Job::spawn_called(int node, uint32_t id, const SpawnRequest& request) {
+  std::string nspace;
+  const bool ok = start_spawn(request, &nspace).empty();
+  remote_.answer(node, MsgType::kSpawnAnswer, encode_spawn_answer(id, nspace, ok));
+}
+
+void Job::name_called(int node, uint32_t id, const NameRequest& request) {
+  auto call = std::make_unique<std::pair<int, uint32_t>>(node, id);
+  NameRequest served = request;
+  served.handle = call.get();
+  remote_names_.emplace(call.get(), std::move(call));
+  for (const NameDirectory::Answer& a : names_.serve(served)) answer_names(a);
+}
+
+void Job::answer_names(const NameDirectory::Answer& a) {
+  auto it = remote_names_.find(a.handle);
+  if (it == remote_names_.end()) {
+    server_.complete_names(a.handle, a.outcome, a.found);
+    return;
+  }
+  const auto [node, id] = *it->second;
+  remote_.answer(node, MsgType::kNameAnswer, encode_name_answer(id, a.outcome, a.found));
+  remote_names_.erase(it);
+}
+
 void Job::serve_dynamic() {
   for (const SpawnRequest& req : server_.take_spawns()) {
-    std::string nspace, error = "the job is ending";
-    if (!exit_code_) error = spawned_.start(spec_, local_node_, &server_, req, &nspace);
-    if (!error.empty())
-      std::fprintf(stderr, "weftrun: MPI_Comm_spawn from %s failed: %s\n", req.parent.c_str(),
-                   error.c_str());
-    server_.complete_spawn(req.handle, nspace, error.empty());
+    std::string nspace;
+    const bool ok = start_spawn(req, &nspace).empty();
+    server_.complete_spawn(req.handle, nspace, ok);
   }
   for (const NameRequest& req : server_.take_names())
-    for (const NameDirectory::Answer& a : names_.serve(req))
-      server_.complete_names(a.handle, a.outcome, a.found);
+    for (const NameDirectory::Answer& a : names_.serve(req)) answer_names(a);
   // Lookups still waiting when the job ends get an answer, so no rank waits on them.
   if (exit_code_)
-    for (void* handle : names_.take_waiting()) server_.complete_names(handle, NameOutcome::kNotFound);
+    for (void* handle : names_.take_waiting())
+      answer_names(NameDirectory::Answer{handle, NameOutcome::kNotFound, {}});
 }
 
 void Job::request_state(bool then_end) {

@@ -14,7 +14,7 @@ class NodeSession {
  public:
   ~NodeSession() { finish(); }
   // Starts node `node` of `spec`; the server's upcalls write a byte to `notify_fd`. Rank 0, if
-  // here, gets a stdin pipe; `dynamic` serves MPI_Comm_spawn and the name service (weftrun).
+  // here, gets a stdin pipe; `dynamic` takes MPI_Comm_spawn and name-service calls.
   // Returns "" or what failed (ranks already started keep running).
   std::string start(const JobSpec& spec, int node, int notify_fd, bool dynamic = false);
   // Kills the ranks' process group (any rank still running is reaped), stops the server and

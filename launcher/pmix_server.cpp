@@ -227,11 +227,17 @@ std::string PmixServer::register_job(const JobSpec& job, int node, int universe)
   const std::vector<int> local = job.ranks_on(node);
   const uint32_t n = uint32_t(job.nranks()), nlocal = uint32_t(local.size());
   const uint32_t univ = uint32_t(std::max(universe, job.nranks()));
-  const uint32_t num_apps = uint32_t(job.apps.size()), num_nodes = uint32_t(job.nodes.size());
+  const uint32_t num_apps = uint32_t(job.apps.size());
+  // The maps name only nodes with ranks: a job MPI_Comm_spawn starts has its parent's nodes but
+  // ranks on one, and PMIx refuses an empty entry.
   std::string node_list, per_node;
+  uint32_t num_nodes = 0;
   for (size_t k = 0; k < job.nodes.size(); ++k) {
-    node_list += (k == 0 ? "" : ",") + job.nodes[k];
-    per_node += (k == 0 ? "" : ";") + comma_list(job.ranks_on(int(k)));
+    const std::vector<int> ranks = job.ranks_on(int(k));
+    if (ranks.empty()) continue;
+    node_list += (node_list.empty() ? "" : ",") + job.nodes[k];
+    per_node += (per_node.empty() ? "" : ";") + comma_list(ranks);
+    ++num_nodes;
   }
   char* node_map = nullptr;
   char* proc_map = nullptr;

@@ -55,7 +55,8 @@ class PmixServer {
   ~PmixServer();
   // Starts the server with its files under `tmpdir`, as node `node_id` called `hostname`;
   // upcalls write a byte to `notify_fd`. Each returns an empty string on success, else what failed.
-  // `dynamic`: serve spawn and the name service (weftrun only; weftd's ranks get NOT_SUPPORTED).
+  // `dynamic`: take spawn and name-service calls (weftrun serves them; weftd forwards them to
+  // weftrun, launcher/dynamic_calls.hpp).
   std::string start(const std::string& tmpdir, int notify_fd, const std::string& hostname,
                     int node_id, bool dynamic = false);
   // Registers the job (or a spawned one) and this node's ranks; `universe` is MPI_UNIVERSE_SIZE.

@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include "launcher/agent.hpp"
+#include "launcher/dynamic_calls.hpp"
 #include "launcher/exit_report.hpp"
 #include "launcher/sha256.hpp"
 #include "launcher/wakeup.hpp"
@@ -242,6 +243,18 @@ void RemoteNodes::node_messages(Node& node, const std::vector<Message>& messages
         if (r.ok()) std::fprintf(stderr, "weftrun: %s\n", line.c_str());
         break;
       }
+      case MsgType::kSpawnCall: {
+        uint32_t id = 0;
+        SpawnRequest request;
+        if (decode_spawn_call(m.body, &id, &request)) events->spawn_called(node.index, id, request);
+        break;
+      }
+      case MsgType::kNameCall: {
+        uint32_t id = 0;
+        NameRequest request;
+        if (decode_name_call(m.body, &id, &request)) events->name_called(node.index, id, request);
+        break;
+      }
       default:
         break;
     }
@@ -328,6 +341,11 @@ void RemoteNodes::signal_ranks(int sig) {
     node->channel->send(MsgType::kKill, body);
     node->channel->flush();
   }
+}
+
+void RemoteNodes::answer(int node, MsgType type, const std::string& body) {
+  for (auto& n : nodes_)
+    if (n->index == node && n->channel) n->channel->send(type, body);
 }
 
 std::vector<int> RemoteNodes::stop_accepting() {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "launcher/job_spec.hpp"
+#include "launcher/pmix_server.hpp"
 #include "launcher/wire.hpp"
 
 namespace weft::launcher {
@@ -30,6 +31,10 @@ class RemoteNodes {
     virtual void fence_arrived(int node, uint32_t fence, const std::string& blob) = 0;
     // A node is lost (its weftd could not start, died or was never heard from): one line why.
     virtual void node_failed(int node, const std::string& why) = 0;
+    // A rank of `node` called MPI_Comm_spawn or the name service (launcher/dynamic_calls.hpp);
+    // answered with answer(node, ...) under the same id.
+    virtual void spawn_called(int node, uint32_t id, const SpawnRequest& request) = 0;
+    virtual void name_called(int node, uint32_t id, const NameRequest& request) = 0;
   };
 
   RemoteNodes();
@@ -46,6 +51,8 @@ class RemoteNodes {
   bool stdin_room() const;
   void send_stdin(const std::string& bytes);
   void signal_ranks(int sig);
+  // Sends an answer to a call of node `node`'s ranks (nothing if its daemon is gone).
+  void answer(int node, MsgType type, const std::string& body);
   // The job is ending: daemons that have not connected yet will not be waited for (their ranks
   // never started), and no new connection is taken. Returns the nodes given up.
   std::vector<int> stop_accepting();

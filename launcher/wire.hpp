@@ -25,6 +25,10 @@ enum class MsgType : uint8_t {
   kStdin,          // weftrun → weftd: bytes of weftrun's stdin for rank 0; empty: end of input
   kNodeFailed,     // weftd → weftrun: node, text: a daemon this one was to start could not start
   kLog,            // weftd → weftrun: one line for weftrun's stderr (--report-bindings)
+  kSpawnCall,      // weftd → weftrun: a local rank's MPI_Comm_spawn (launcher/dynamic_calls.hpp)
+  kSpawnAnswer,    // weftrun → weftd: its outcome
+  kNameCall,       // weftd → weftrun: a local rank's publish, lookup or unpublish
+  kNameAnswer,     // weftrun → weftd: its outcome (a lookup's values)
 };
 
 struct Message {

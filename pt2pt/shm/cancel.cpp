@@ -3,6 +3,7 @@
 // withdrawn from the receiver's unexpected messages by a kCancel/kCancelReply exchange unless a
 // receive has matched it meanwhile.
 #include "pt2pt/shm/shm_transport.hpp"
+#include "runtime/tools/counters.hpp"
 
 namespace weft::shm {
 
@@ -12,6 +13,7 @@ bool ShmTransport::withdraw(int from, uint64_t cookie) {
     const bool waits = u->m.kind == RecordKind::kRendezvous || (u->m.flags & kNeedsAck) != 0;
     if (!waits || u->m.from != from || u->m.cookie != cookie) continue;
     unexpected_.unlink(u);
+    tools::g_counters.unexpected.lower();
     unexpected_.recycle(u);
     return true;
   }

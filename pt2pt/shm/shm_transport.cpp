@@ -22,6 +22,8 @@ constexpr long kBackstopMicroseconds = 1000;
 void complete_recv(Completion* c, uint64_t bits, uint64_t bytes, size_t capacity, bool ok) {
   c->sender_bits = bits;
   c->bytes = std::min<uint64_t>(bytes, capacity);
+  tools::g_counters.shm_messages_received.add(1);
+  tools::g_counters.shm_bytes_received.add(c->bytes);
   c->error_class = !ok ? MPI_ERR_OTHER : bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
   c->handle = nullptr;
   c->done = true;
@@ -109,10 +111,12 @@ Status ShmTransport::isend(int peer, const void* buf, size_t len, uint64_t bits,
       out_[size_t(to)].write(RecordKind::kEager, 0, bits, len, 0, buf, len)) {
     ring_if_sleeping(to);
     tools::g_counters.shm_eager_sent.add(1);
+    tools::g_counters.shm_bytes_sent.add(len);
     c->handle = nullptr;
     c->done = true;
     return Status::success();
   }
+  tools::g_counters.shm_bytes_sent.add(len);
   const bool waits = sync || len > eager_limit_;
   c->handle = waits ? waiting_send_handle(to) : nullptr;
   if (waits) ++waiting_sends_[size_t(to)];
@@ -243,6 +247,7 @@ void ShmTransport::on_record(int from, RecordHeader* h) {
   u->m = m;
   if (h->kind == RecordKind::kEager) u->data.assign(h->payload(), h->payload() + h->bytes);
   unexpected_.push_back(u);
+  tools::g_counters.unexpected.raise();
 }
 
 Status ShmTransport::irecv_guarded(void* buf, size_t len, uint64_t bits, uint64_t mask,
@@ -250,6 +255,7 @@ Status ShmTransport::irecv_guarded(void* buf, size_t len, uint64_t bits, uint64_
   if (Unexpected* u = find_unexpected(bits, mask)) {
     if (guard != nullptr && !guard->claim()) return Status::success();
     unexpected_.unlink(u);
+    tools::g_counters.unexpected.lower();
     u->m.payload = u->data.data();
     deliver(u->m, buf, len, c, false);
     unexpected_.recycle(u);
@@ -274,6 +280,7 @@ bool ShmTransport::find_message(uint64_t bits, uint64_t mask, bool take, ProbeRe
   out->message = nullptr;
   if (take) {
     unexpected_.unlink(u);
+    tools::g_counters.unexpected.lower();
     out->message = u;
   }
   return true;

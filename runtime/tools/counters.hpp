@@ -16,6 +16,18 @@ struct Counter {
   uint64_t get() const { return value.load(std::memory_order_relaxed); }
 };
 
+// A quantity that goes up and down (a queue's length) and the most it has been.
+struct Level {
+  Counter current;
+  Counter max;
+  void raise() {
+    const uint64_t now = current.get() + 1;
+    current.value.store(now, std::memory_order_relaxed);
+    if (now > max.get()) max.value.store(now, std::memory_order_relaxed);
+  }
+  void lower() { current.value.store(current.get() - 1, std::memory_order_relaxed); }
+};
+
 // Room for the algorithms of one collective (coll/registry.cpp lists fewer).
 inline constexpr int kMaxAlgorithms = 16;
 inline constexpr int kMaxCollKinds = 32;
@@ -28,6 +40,15 @@ struct Counters {
   Counter blocked_ns;         // nanoseconds waits spent blocked (after spinning)
   Counter shm_eager_sent;      // sends through the node's shared-memory rings
   Counter shm_single_copy_sent;  // sends the receiver copied from the sender's memory
+  // Per transport, every message (collectives' and one-sided's too): started sends, and
+  // receives as they complete with what arrived.
+  Counter shm_bytes_sent;
+  Counter shm_messages_received, shm_bytes_received;
+  Counter ucx_messages_sent, ucx_bytes_sent;
+  Counter ucx_messages_received, ucx_bytes_received;
+  // Messages from ranks of this node that arrived before their receive (Weft's own matching;
+  // UCX matches the others itself and does not tell).
+  Level unexpected;
   // Collective calls by algorithm: [CollKind][index in coll::algorithms_for(kind)].
   Counter coll_calls[kMaxCollKinds][kMaxAlgorithms];
 };

@@ -33,6 +33,8 @@ struct Pvar {
   bool continuous;
   int category;
   const Counter* counter;
+  // A level or high-water mark: read as it is now, neither started, stopped, reset nor written.
+  bool readonly = false;
 };
 
 std::vector<Pvar> build_table() {
@@ -56,6 +58,28 @@ std::vector<Pvar> build_table() {
        "Sends to ranks of this node that the receiver copied from this process's memory "
        "(process_vm_readv).",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_single_copy_sent},
+      {"shm_bytes_sent", "Payload bytes of every send through the node's shared memory.",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_bytes_sent},
+      {"shm_messages_received",
+       "Messages received from ranks of this node (every receive completed by the shared-memory "
+       "transport, collectives' and one-sided's included).",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_messages_received},
+      {"shm_bytes_received", "Bytes that arrived in those receives.", MPI_T_PVAR_CLASS_COUNTER,
+       true, 0, &c.shm_bytes_received},
+      {"ucx_messages_sent", "Messages sent through UCX (to other nodes and other jobs).",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ucx_messages_sent},
+      {"ucx_bytes_sent", "Payload bytes sent through UCX.", MPI_T_PVAR_CLASS_COUNTER, true, 0,
+       &c.ucx_bytes_sent},
+      {"ucx_messages_received", "Receives completed by UCX with a message.",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ucx_messages_received},
+      {"ucx_bytes_received", "Bytes that arrived in those receives.", MPI_T_PVAR_CLASS_COUNTER,
+       true, 0, &c.ucx_bytes_received},
+      {"unexpected_messages",
+       "Messages from ranks of this node that arrived before a receive matched them and wait in "
+       "Weft's queue now (UCX matches the messages of other nodes itself and is not counted).",
+       MPI_T_PVAR_CLASS_LEVEL, true, 0, &c.unexpected.current, true},
+      {"unexpected_messages_max", "The most messages unexpected_messages has held at once.",
+       MPI_T_PVAR_CLASS_HIGHWATERMARK, true, 0, &c.unexpected.max, true},
       {"wait_blocked_time",
        "Seconds waiting calls spent blocked on the transport's event fd (after spinning "
        "WEFT_SPIN_US), while the handle was started.",
@@ -93,6 +117,7 @@ bool is_timer(const Pvar& p) { return p.var_class == MPI_T_PVAR_CLASS_TIMER; }
 uint64_t now(const weft_t_pvar_handle* h) { return table()[h->index].counter->get(); }
 
 uint64_t value(const weft_t_pvar_handle* h) {
+  if (table()[h->index].readonly) return now(h);
   return h->accumulated + (h->started ? now(h) - h->base : 0);
 }
 
@@ -139,7 +164,7 @@ int pvar_get_info(int index, char* name, int* name_len, int* verbosity, int* var
   if (datatype) *datatype = is_timer(p) ? MPI_DOUBLE : MPI_UNSIGNED_LONG_LONG;
   if (enumtype) *enumtype = MPI_T_ENUM_NULL;
   if (bind) *bind = MPI_T_BIND_NO_OBJECT;
-  if (readonly) *readonly = 0;
+  if (readonly) *readonly = p.readonly ? 1 : 0;
   if (continuous) *continuous = p.continuous ? 1 : 0;
   if (atomic) *atomic = 0;
   return MPI_SUCCESS;
@@ -228,6 +253,7 @@ int pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void*
   if (handle == MPI_T_PVAR_ALL_HANDLES) return MPI_T_ERR_INVALID_HANDLE;
   if (int rc = check(session, handle)) return rc;
   if (buf == nullptr) return MPI_T_ERR_INVALID;
+  if (table()[handle->index].readonly) return MPI_T_ERR_PVAR_NO_WRITE;
   handle->accumulated = is_timer(table()[handle->index])
                             ? uint64_t(*static_cast<const double*>(buf) * 1e9)
                             : *static_cast<const unsigned long long*>(buf);
@@ -237,7 +263,7 @@ int pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void*
 
 int pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   return for_handles(
-      session, handle, [](const Pvar&) { return true; },
+      session, handle, [](const Pvar& p) { return !p.readonly; },
       [](weft_t_pvar_handle* h) {
         h->accumulated = 0;
         h->base = now(h);

@@ -2,7 +2,9 @@
 # The compiler wrappers work from the build tree and after `cmake --install` to a fresh prefix:
 # a C and a C++ program compile with them, the binaries find libweft without LD_LIBRARY_PATH, and
 # run under the matching weftrun (and its mpirun/mpiexec names); every Open MPI and MPICH option
-# spelling prints the right parts, and the compiler variables choose the compiler.
+# spelling prints the right parts, and the compiler variables choose the compiler. Where the build
+# has the Fortran bindings, mpifort/mpif90/mpif77 build a program in each style (mpif.h, use mpi,
+# use mpi_f08) that runs the same way.
 # Usage: check_wrappers.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1 build=$2
@@ -82,6 +84,35 @@ check_options() {
   [ -x "$work/$label-marked" ] || fail "$label: WEFT_CC build made no program"
 }
 
+# check_fortran BIN_DIR LABEL: one program per Fortran style, each through one wrapper name.
+check_fortran() {
+  local bin=$1 label=$2 style wrapper inc use include
+  [ -x "$bin/mpifort" ] || { echo "no mpifort in $label: the build has no Fortran compiler"; return 0; }
+  for style in mpif mpi mpi_f08; do
+    case $style in
+      mpif) wrapper=mpif77 use="      implicit none" include="      include 'mpif.h'" ;;
+      mpi) wrapper=mpif90 use="      use mpi" include="      implicit none" ;;
+      mpi_f08) wrapper=mpifort use="      use mpi_f08" include="      implicit none" ;;
+    esac
+    printf '      program hello\n%s\n%s\n      integer ierr, rank\n      call MPI_INIT(ierr)\n      call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)\n      print *, "fortran hello", rank\n      call MPI_FINALIZE(ierr)\n      end\n' \
+      "$use" "$include" >"$work/$style.f"
+    "$bin/$wrapper" -o "$work/$label-$style" "$work/$style.f" || fail "$label: $wrapper ($style)"
+    [ "$(env -u LD_LIBRARY_PATH "$bin/weftrun" -n 2 "$work/$label-$style" | grep -c 'fortran hello')" = 2 ] ||
+      fail "$label: the $style program did not run on 2 ranks"
+  done
+  inc=$("$bin/mpifort" --showme:incdirs)
+  for f in mpif.h mpi.mod mpi_f08.mod; do
+    # shellcheck disable=SC2086  # the directories are words
+    [ -n "$(find $inc -maxdepth 1 -name "$f")" ] ||
+      fail "$label: mpifort --showme:incdirs ($inc) holds no $f"
+  done
+  [[ $("$bin/mpifort" --showme:link) == *"-lweft_fortran -lweft"* ]] || fail "$label: mpifort link"
+  [[ $(WEFT_FC=gfortran-12 OMPI_FC=false "$bin/weftfort" -show x.f90) == "gfortran-12 "* ]] ||
+    fail "$label: WEFT_FC ignored"
+  [[ $(MPICH_FC=gfortran-12 "$bin/mpif90" -show x.f90) == "gfortran-12 "* ]] ||
+    fail "$label: MPICH_FC ignored"
+}
+
 check_prefix() {  # check_prefix BIN_DIR LABEL
   local bin=$1 label=$2
   "$bin/mpicc" -show -o x x.c | grep -q -- "-lweft" || fail "$label: mpicc -show lacks -lweft"
@@ -101,6 +132,7 @@ check_prefix() {  # check_prefix BIN_DIR LABEL
   # Started without a launcher the program is a one-rank world.
   env -u LD_LIBRARY_PATH "$work/$label-cxx" | grep -q '^hello from 0 of 1$' || fail "$label: singleton"
   check_options "$bin" "$label"
+  check_fortran "$bin" "$label"
   echo "ok: $label"
 }
 

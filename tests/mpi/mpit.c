@@ -171,6 +171,44 @@ static void check_pvars(int rank, int size) {
   CHECK(MPI_T_pvar_session_free(&session) == MPI_T_ERR_INVALID_SESSION);
 }
 
+/* Per-transport counters and the unexpected-message level on one node, where every message goes
+ * through the shared-memory transport: rank 1 sends three 24-byte messages that rank 0 finds
+ * (by a probe of the last) before it posts their receives. */
+static void check_transport_pvars(int rank) {
+  MPI_T_pvar_session s;
+  CHECK(MPI_T_pvar_session_create(&s) == MPI_SUCCESS);
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  MPI_T_pvar_handle bytes_sent = pvar(s, "shm_bytes_sent", MPI_T_PVAR_CLASS_COUNTER);
+  MPI_T_pvar_handle received = pvar(s, "shm_messages_received", MPI_T_PVAR_CLASS_COUNTER);
+  MPI_T_pvar_handle bytes_received = pvar(s, "shm_bytes_received", MPI_T_PVAR_CLASS_COUNTER);
+  MPI_T_pvar_handle ucx_sent = pvar(s, "ucx_messages_sent", MPI_T_PVAR_CLASS_COUNTER);
+  MPI_T_pvar_handle level = pvar(s, "unexpected_messages", MPI_T_PVAR_CLASS_LEVEL);
+  MPI_T_pvar_handle most = pvar(s, "unexpected_messages_max", MPI_T_PVAR_CLASS_HIGHWATERMARK);
+  double msg[3][3] = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}, in[3];
+  if (rank == 1) {
+    for (int i = 0; i < 3; ++i) CHECK_MPI(MPI_Send(msg[i], 3, MPI_DOUBLE, 0, 40 + i, MPI_COMM_WORLD));
+    CHECK(read_ull(s, bytes_sent) == 72 && read_ull(s, ucx_sent) == 0);
+  } else if (rank == 0) {
+    CHECK_MPI(MPI_Probe(1, 42, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK(read_ull(s, level) == 3 && read_ull(s, most) >= 3);
+    for (int i = 0; i < 3; ++i)
+      CHECK_MPI(MPI_Recv(in, 3, MPI_DOUBLE, 1, 40 + i, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK(read_ull(s, level) == 0 && read_ull(s, most) >= 3);
+    CHECK(read_ull(s, received) == 3 && read_ull(s, bytes_received) == 72);
+    /* A level is read as it is: it cannot be started, written or reset. */
+    unsigned long long v = 5;
+    CHECK(MPI_T_pvar_write(s, level, &v) == MPI_T_ERR_PVAR_NO_WRITE);
+    CHECK(MPI_T_pvar_reset(s, most) == MPI_T_ERR_PVAR_NO_WRITE);
+    CHECK(MPI_T_pvar_start(s, level) == MPI_T_ERR_PVAR_NO_STARTSTOP);
+    int index = -1, readonly = 0, var_class = 0;
+    CHECK(MPI_T_pvar_get_index("unexpected_messages", MPI_T_PVAR_CLASS_LEVEL, &index) == 0);
+    CHECK(MPI_T_pvar_get_info(index, NULL, NULL, NULL, &var_class, NULL, NULL, NULL, NULL, NULL,
+                              &readonly, NULL, NULL) == MPI_SUCCESS);
+    CHECK(readonly == 1 && var_class == MPI_T_PVAR_CLASS_LEVEL);
+  }
+  CHECK(MPI_T_pvar_session_free(&s) == MPI_SUCCESS);
+}
+
 /* Every variable in exactly one category. */
 static void check_members(int num, int kind) {
   int cats = 0, seen[512] = {0};
@@ -233,6 +271,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   check_after_init_writes();
   check_pvars(rank, size);
+  if (size > 1) check_transport_pvars(rank);
   check_categories_and_errors();
   MPI_Finalize();
 

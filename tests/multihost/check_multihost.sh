@@ -96,6 +96,16 @@ case $case in
       weftrun -n 4 --host h1:2,h2:2 "${forced[@]}" "$bin/mpi_$prog"
       expect 0
     done ;;
+  dynamic)  # MPI_Comm_spawn and the name service from ranks on the other host (weftd forwards)
+    "$hosts" up "$prefix" 2 "$subnet"
+    # spawn's first call is rooted at the last rank: on h2, whose weftd forwards it to weftrun.
+    weftrun --host h1:1,h2:1 "$bin/mpi_spawn"
+    expect 0
+    grep -q "spawn: ok" "$out" || fail "spawn from a rank on h2"
+    # The client is on h2: its lookups and publishes of the port's names go through its weftd.
+    weftrun --host h1:1,h2:1 -n 1 "$bin/mpi_ports" server : -n 1 "$bin/mpi_ports" client
+    expect 0
+    grep -q "ports: ok" "$out" || fail "accept/connect with the client on h2" ;;
   rma)  # one-sided communication between hosts (transport RMA and messages), every sync mode
     "$hosts" up "$prefix" 2 "$subnet"
     for prog in rma_basic rma_pscw rma_dtypes rma_errors rma_objects rma_shared; do
