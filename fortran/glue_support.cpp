@@ -24,13 +24,19 @@ namespace {
 constexpr size_t kLongestCString = MPI_MAX_INFO_VAL + 1;
 }  // namespace
 
-StringIn::StringIn(const char* text, size_t length) {
+StringIn::StringIn(const char* text, size_t length, bool trim_leading) {
   while (length > 0 && text[length - 1] == ' ') --length;
-  value_.assign(text, length);
+  size_t first = 0;
+  while (trim_leading && first < length && text[first] == ' ') ++first;
+  value_.assign(text + first, length - first);
 }
 
+// The buffer starts as the variable is, so a call that writes nothing (MPI_Info_get of a missing
+// key) leaves it unchanged.
 StringOut::StringOut(char* text, size_t length)
-    : text_(text), length_(length), buffer_(std::max(length + 1, kLongestCString), '\0') {}
+    : text_(text), length_(length), buffer_(std::max(length + 1, kLongestCString), '\0') {
+  std::memcpy(buffer_.data(), text, length);
+}
 
 StringOut::~StringOut() {
   const size_t n = std::min(std::strlen(buffer_.data()), length_);

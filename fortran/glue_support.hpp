@@ -39,11 +39,11 @@ inline int* int_array(MPI_Fint* p) {
   return p;
 }
 
-// A CHARACTER input: trailing blanks are not part of the value (leading ones are kept, as both
-// peers keep them for names; info keys and values are trimmed again by MPI_Info_*).
+// A CHARACTER input: trailing blanks are not part of the value; leading ones are kept except in
+// info keys and values, which lose blanks at both ends (MPI 4.1 §10.1).
 class StringIn {
  public:
-  StringIn(const char* text, size_t length);
+  StringIn(const char* text, size_t length, bool trim_leading = false);
   const char* c_str() const { return value_.c_str(); }
 
  private:
@@ -51,7 +51,8 @@ class StringIn {
 };
 
 // A CHARACTER output: C writes into a buffer as long as any MPI string, then the value is copied
-// into the Fortran variable, truncated to its length and padded with blanks.
+// into the Fortran variable, truncated to its length and padded with blanks (a variable C did
+// not write keeps its value).
 class StringOut {
  public:
   StringOut(char* text, size_t length);

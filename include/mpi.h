@@ -9,7 +9,7 @@
 #define WEFT_MPI 1
 #define WEFT_VERSION_STRING "0.1.0"
 
-#define MPI_VERSION 3
+#define MPI_VERSION 4
 #define MPI_SUBVERSION 1
 
 #ifdef __cplusplus
@@ -72,6 +72,11 @@ typedef struct MPI_Status {
 #define MPI_SIMILAR 2
 #define MPI_UNEQUAL 3
 #define MPI_COMM_TYPE_SHARED 1
+/* MPI 4.1 §7.4.2: split by hardware resource (the "mpi_hw_resource_type" info key), by the
+ * largest hardware level that divides the group, or by resource or process set. */
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
 /* ---- thread levels ---- */
 #define MPI_THREAD_SINGLE 0
@@ -150,6 +155,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_PROC_ABORTED 58
 #define MPI_ERR_VALUE_TOO_LARGE 59
 #define MPI_ERR_SESSION 60
+#define MPI_ERR_ERRHANDLER 61 /* MPI 4.1: an invalid error handler */
 #define MPI_ERR_LASTCODE 0x3fff
 
 /* ---- predefined datatypes (the numbering is shared with runtime/datatype/datatype.cpp) ---- */
@@ -267,6 +273,7 @@ int MPI_Is_thread_main(int *flag);
 int MPI_Get_processor_name(char *name, int *resultlen);
 int MPI_Get_version(int *version, int *subversion);
 int MPI_Get_library_version(char *version, int *resultlen);
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
 double MPI_Wtime(void);
 double MPI_Wtick(void);
 
@@ -277,7 +284,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
 
 /* ---- attributes, info objects, error handlers, user error classes, and small utilities:
- *      runtime/c_api/{attributes,info,errhandler,utilities}.cpp ---- */
+ *      runtime/c_api/{attributes,info,errhandler,errors,utilities,request_get_status}.cpp ---- */
 #define MPI_KEYVAL_INVALID (-1)
 #define MPI_INFO_ENV ((MPI_Info)1)
 #define MPI_MAX_INFO_KEY 255
@@ -342,6 +349,9 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int MPI_Add_error_class(int *errorclass);
 int MPI_Add_error_code(int errorclass, int *errorcode);
 int MPI_Add_error_string(int errorcode, const char *string);
+int MPI_Remove_error_class(int errorclass);
+int MPI_Remove_error_code(int errorcode);
+int MPI_Remove_error_string(int errorcode);
 
 int MPI_Pcontrol(const int level, ...);
 int MPI_Comm_get_parent(MPI_Comm *parent);
@@ -352,6 +362,12 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int MPI_Free_mem(void *base);
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int MPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                               int *flag, MPI_Status *status);
+int MPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                               MPI_Status array_of_statuses[]);
+int MPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                int array_of_indices[], MPI_Status array_of_statuses[]);
 
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
@@ -386,6 +402,9 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int PMPI_Add_error_class(int *errorclass);
 int PMPI_Add_error_code(int errorclass, int *errorcode);
 int PMPI_Add_error_string(int errorcode, const char *string);
+int PMPI_Remove_error_class(int errorclass);
+int PMPI_Remove_error_code(int errorcode);
+int PMPI_Remove_error_string(int errorcode);
 int PMPI_Pcontrol(const int level, ...);
 int PMPI_Comm_get_parent(MPI_Comm *parent);
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
@@ -395,6 +414,12 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int PMPI_Free_mem(void *base);
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status);
+int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[]);
+int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[]);
 
 /* ---- communicators (world and self) ---- */
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
@@ -430,6 +455,20 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+/* The fields of a status, read and written through calls (MPI 4.1 §3.2.5):
+ * runtime/c_api/pt2pt_status.cpp. */
+int MPI_Status_get_source(const MPI_Status *status, int *source);
+int MPI_Status_set_source(MPI_Status *status, int source);
+int MPI_Status_get_tag(const MPI_Status *status, int *tag);
+int MPI_Status_set_tag(MPI_Status *status, int tag);
+int MPI_Status_get_error(const MPI_Status *status, int *error);
+int MPI_Status_set_error(MPI_Status *status, int error);
+int PMPI_Status_get_source(const MPI_Status *status, int *source);
+int PMPI_Status_set_source(MPI_Status *status, int source);
+int PMPI_Status_get_tag(const MPI_Status *status, int *tag);
+int PMPI_Status_set_tag(MPI_Status *status, int tag);
+int PMPI_Status_get_error(const MPI_Status *status, int *error);
+int PMPI_Status_set_error(MPI_Status *status, int error);
 
 /* ---- derived datatypes and packing (MPI 4.0 chapter 5): runtime/c_api/datatype_*.cpp ---- */
 #define MPI_COMBINER_NAMED 1
@@ -448,6 +487,9 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
 #define MPI_COMBINER_F90_REAL 14
 #define MPI_COMBINER_F90_COMPLEX 15
 #define MPI_COMBINER_F90_INTEGER 16
+/* MPI 4.1: the combiner of an unnamed value-index pair type; MPI_Type_get_value_index returns
+ * only the named pair types here, so no datatype has it. */
+#define MPI_COMBINER_VALUE_INDEX 17
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
 #define MPI_DISTRIBUTE_BLOCK 121
@@ -511,6 +553,8 @@ int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                            MPI_Datatype *pair_type);
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
@@ -630,6 +674,8 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                             MPI_Datatype *pair_type);
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
@@ -953,6 +999,7 @@ int PMPI_Is_thread_main(int *flag);
 int PMPI_Get_processor_name(char *name, int *resultlen);
 int PMPI_Get_version(int *version, int *subversion);
 int PMPI_Get_library_version(char *version, int *resultlen);
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 double PMPI_Wtime(void);
 double PMPI_Wtick(void);
 int PMPI_Error_string(int errorcode, char *string, int *resultlen);
@@ -2368,6 +2415,20 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
 MPI_Fint PMPI_Session_c2f(MPI_Session session);
 MPI_Session PMPI_Session_f2c(MPI_Fint session);
+/* The buffer of one session (MPI 4.1 §3.6.1): buffered sends on a communicator derived from the
+ * session use it when the communicator has none of its own; runtime/c_api/pt2pt_buffered.cpp. */
+int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+int MPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+int MPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+int MPI_Session_flush_buffer(MPI_Session session);
+int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+int PMPI_Session_flush_buffer(MPI_Session session);
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
 
 /* ---- I/O (MPI 4.1 ch. 14): io/, runtime/c_api/file_*.cpp ---- */
 typedef int MPI_File;

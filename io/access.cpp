@@ -1,8 +1,8 @@
 // One data access: the checks, where it starts, and the file pointer it moves.
 #include "io/access.hpp"
 
-#include "io/agree.hpp"
 #include "io/background.hpp"
+#include "io/collective.hpp"
 #include "io/transfer.hpp"
 
 namespace weft::io {
@@ -21,25 +21,29 @@ Status check(const File& f, const Access& a) {
   if (a.where == Pointer::kExplicit && a.offset < 0)
     return Status::error(MPI_ERR_ARG,
                          "invalid offset=" + std::to_string(a.offset) + " (must be >= 0)");
-  if (f.view.stream_bytes(*a.type, 1) % f.view.etype_bytes() != 0 && a.count > 0)
-    return Status::error(MPI_ERR_TYPE, std::string("invalid datatype ") + a.type->label() +
-                                           " (not a whole number of the view's etype " +
-                                           f.view.etype().label() + ")");
   return Status::success();
 }
 
-// Where rank order puts this rank's `n` etypes: after those of lower ranks, at the shared
-// pointer, which moves past all of them.
-Status ordered_start(File& f, MPI_Offset n, MPI_Offset* start) {
-  MPI_Offset prefix = 0, total = n, base = 0;
-  PMPI_Exscan(&n, &prefix, 1, MPI_LONG_LONG, MPI_SUM, f.comm);
-  if (f.rank == 0) prefix = 0;
-  PMPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_LONG_LONG, MPI_SUM, f.comm);
-  Status s = f.rank == 0 ? f.shared.fetch_add(total, &base) : Status::success();
-  WEFT_TRY(agree(f.comm, std::move(s)));
-  PMPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f.comm);
-  *start = base + prefix;
-  return Status::success();
+// The individual pointer after `stream` bytes moved from it: past every etype they touch.
+void advance(File& f, size_t stream) {
+  const size_t e = f.view.etype_bytes();
+  f.pointer += MPI_Offset((stream + e - 1) / e);
+}
+
+// A collective access: started on the file's collective thread, or run now once the ones
+// queued before it have run.
+Status collective(File& f, const Access& a, Status local, Staged s, size_t* bytes) {
+  CollectiveAccess c{std::move(local), a.where,
+                     a.where == Pointer::kIndividual ? f.pointer : a.offset, std::move(s)};
+  if (a.background != nullptr) {
+    if (a.where == Pointer::kIndividual) advance(f, c.staged.len);
+    return start_collective(f, a.fn, std::move(c), a.background);
+  }
+  WEFT_TRY(finish_collectives(f));
+  size_t moved = 0;
+  Status result = run_collective(f, c, &moved, bytes);
+  if (a.where == Pointer::kIndividual) advance(f, moved);
+  return result;
 }
 
 }  // namespace
@@ -55,37 +59,33 @@ void set_status(MPI_Status* status, size_t bytes) {
 
 Status access(File& f, const Access& a, size_t* bytes) {
   *bytes = 0;
-  Status s = check(f, a);
-  if (a.collective) s = agree(f.comm, std::move(s));
-  WEFT_TRY(s);
-  const size_t len = f.view.stream_bytes(*a.type, a.count);
-  const MPI_Offset etypes = MPI_Offset(len / f.view.etype_bytes());
-  MPI_Offset start = 0;
+  Staged s;
+  Status local = check(f, a);
+  if (local.ok()) local = stage(f, a, &s);
+  if (a.collective) return collective(f, a, std::move(local), std::move(s), bytes);
+  WEFT_TRY(local);
+  const MPI_Offset e = MPI_Offset(f.view.etype_bytes());
+  MPI_Offset start = 0;  // in etypes
   switch (a.where) {
-    case Pointer::kExplicit:
-      start = a.offset;
-      break;
     case Pointer::kIndividual:
       start = f.pointer;
       break;
     case Pointer::kShared:
-      WEFT_TRY(f.shared.fetch_add(etypes, &start));
+      WEFT_TRY(f.shared.fetch_add(MPI_Offset(s.len) / e, &start));
       break;
-    case Pointer::kOrdered:
-      WEFT_TRY(ordered_start(f, etypes, &start));
+    default:
+      start = a.offset;
       break;
   }
-  if (a.background != nullptr && !a.collective) {
-    Staged staged;
-    WEFT_TRY(stage(f, start * MPI_Offset(f.view.etype_bytes()), a, &staged));
-    if (a.where == Pointer::kIndividual) f.pointer += etypes;
-    return start_background(f, std::move(staged), a.background);
+  if (a.background != nullptr) {
+    if (a.where == Pointer::kIndividual) advance(f, s.len);  // all that was asked for
+    WEFT_TRY(place(f, start * e, &s));
+    return start_independent(f, a.fn, std::move(s), a.background);
   }
   size_t moved = 0;
-  s = transfer(f, start * MPI_Offset(f.view.etype_bytes()), a, &moved, bytes);
-  if (a.where == Pointer::kIndividual)
-    f.pointer += MPI_Offset((moved + f.view.etype_bytes() - 1) / f.view.etype_bytes());
-  return s;
+  const Status result = transfer(f, start * e, s, &moved, bytes);
+  if (a.where == Pointer::kIndividual) advance(f, moved);
+  return result;
 }
 
 }  // namespace weft::io

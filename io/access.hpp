@@ -21,13 +21,16 @@ struct Access {
   void* buf = nullptr;
   size_t count = 0;
   const Datatype* type = nullptr;
-  // An independent nonblocking call: where its request goes; the transfer then runs on the I/O
-  // thread (background.hpp) and the individual pointer moves past all the data asked for.
+  // A nonblocking or split call: where its request goes; the access then runs on a thread of
+  // background.hpp and the individual pointer moves past all the data asked for now.
   MPI_Request* background = nullptr;
+  const char* fn = "";  // the MPI function, for the messages of background failures
 };
 
-// Runs `a` on `f`; *bytes is the memory bytes moved (fewer than asked when a read meets the end
-// of the file). A collective access fails on every rank or on none.
+// Runs `a` on `f` (or starts it, with a.background); *bytes is the memory bytes moved (fewer
+// than asked when a read meets the end of the file). A collective access fails on every rank or
+// on none; a nonblocking collective one reports its failures, the local ones included, when it
+// completes.
 Status access(File& f, const Access& a, size_t* bytes);
 
 // The status a file access reports: `bytes` of data (MPI_Get_count / MPI_Get_elements).

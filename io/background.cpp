@@ -1,33 +1,30 @@
-// The I/O thread. Threads: the application's thread (holding the C boundary's call lock) queues
-// jobs; the I/O thread alone runs them and calls PMPI_Grequest_complete; the queue and the
-// per-descriptor counts are guarded by one mutex. A job is owned by the queue until it runs,
-// then by its request, whose free_fn deletes it.
+// Background accesses: their requests and the threads that run them. Threads: the application's
+// thread (inside an MPI call) stages, places and queues an access; the queue's thread moves the
+// data, converts a read's data into memory and calls PMPI_Grequest_complete, after which it
+// touches the job no more. A job belongs to its request, whose free_fn deletes it.
 #include "io/background.hpp"
 
-#include <condition_variable>
-#include <deque>
-#include <map>
-#include <mutex>
-#include <thread>
+#include <memory>
+#include <string>
 
+#include "io/job_queue.hpp"
 #include "io/sieve.hpp"
 
 namespace weft::io {
 namespace {
 
 struct Job {
-  Target target;
-  Staged staged;
+  std::string call;  // how messages name it: the MPI function and the file
   MPI_Request request = MPI_REQUEST_NULL;
   size_t memory = 0;
-  int error = MPI_SUCCESS;
+  Status outcome;
 };
 
 int query(void* state, MPI_Status* status) {
   const Job& j = *static_cast<Job*>(state);
   set_status(status, j.memory);
-  status->MPI_ERROR = j.error;
-  return j.error;
+  status->MPI_ERROR = j.outcome.error_class;
+  return j.outcome.error_class;
 }
 int release(void* state) {
   delete static_cast<Job*>(state);
@@ -35,84 +32,59 @@ int release(void* state) {
 }
 int cancel(void*, int) { return MPI_SUCCESS; }  // a transfer under way is not cancelled
 
-class Worker {
- public:
-  ~Worker() {
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
+JobQueue& independent_queue() {
+  static JobQueue q;
+  return q;
+}
 
-  void push(Job* j) {
-    std::lock_guard<std::mutex> g(mu_);
-    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
-    ++pending_[j->target.fd];
-    queue_.push_back(j);
-    cv_.notify_all();
-  }
-
-  void drain(int fd) {
-    std::unique_lock<std::mutex> g(mu_);
-    cv_.wait(g, [&] { return pending_[fd] == 0; });
-  }
-
- private:
-  void loop() {
-    std::unique_lock<std::mutex> g(mu_);
-    for (;;) {
-      cv_.wait(g, [&] { return stop_ || !queue_.empty(); });
-      if (queue_.empty()) return;
-      Job* j = queue_.front();
-      queue_.pop_front();
-      const int fd = j->target.fd;
-      g.unlock();
-      run(*j);
-      g.lock();
-      --pending_[fd];
-      cv_.notify_all();
-    }
-  }
-
-  static void run(Job& j) {
-    Staged& s = j.staged;
-    size_t stream = 0;
-    const Status st = move_independent(j.target, s.write, s.chunks, s.data, &stream);
-    if (st.ok()) unstage(s, stream, &j.memory);
-    j.error = st.ok() ? MPI_SUCCESS : st.error_class;
-    PMPI_Grequest_complete(j.request);
-  }
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Job*> queue_;
-  std::map<int, int> pending_;
-  bool stop_ = false;
-  std::thread thread_;
-};
-
-Worker& worker() {
-  static Worker w;
-  return w;
+// A job for the access `fn` on f, with its request in *request.
+Status make_job(const File& f, const char* fn, MPI_Request* request, Job** out) {
+  auto j = std::make_unique<Job>();
+  j->call = std::string(fn) + " on \"" + f.path + "\"";
+  if (PMPI_Grequest_start(query, release, cancel, j.get(), request) != MPI_SUCCESS)
+    return Status::error(MPI_ERR_INTERN, "could not make the request");
+  j->request = *request;
+  *out = j.release();
+  return Status::success();
 }
 
 }  // namespace
 
-Status start_background(const File& f, Staged s, MPI_Request* request) {
-  auto* j = new Job{target_of(f), std::move(s)};
-  // A direct (unstaged) transfer points into the caller's memory; a staged one into the job's.
-  if (!j->staged.direct && !j->staged.staging.empty()) j->staged.data = j->staged.staging.data();
-  if (PMPI_Grequest_start(query, release, cancel, j, request) != MPI_SUCCESS) {
-    delete j;
-    return Status::error(MPI_ERR_INTERN, "could not make the request");
-  }
-  j->request = *request;
-  worker().push(j);
+Status start_independent(const File& f, const char* fn, Staged s, MPI_Request* request) {
+  Job* j = nullptr;
+  WEFT_TRY(make_job(f, fn, request, &j));
+  independent_queue().push([j, t = target_of(f), s = std::move(s)]() mutable {
+    size_t stream = 0;
+    j->outcome = move_independent(t, s.write, s.chunks, s.data(), &stream);
+    if (j->outcome.ok()) j->outcome = unstage(s, stream, &j->memory);
+    PMPI_Grequest_complete(j->request);
+  });
   return Status::success();
 }
 
-void drain_background(int fd) { worker().drain(fd); }
+Status start_collective(File& f, const char* fn, CollectiveAccess c, MPI_Request* request) {
+  Job* j = nullptr;
+  WEFT_TRY(make_job(f, fn, request, &j));
+  if (!f.collectives) f.collectives = std::make_unique<JobQueue>();
+  f.collectives->push([j, &f, c = std::move(c)]() mutable {
+    size_t stream = 0;
+    j->outcome = run_collective(f, c, &stream, &j->memory);
+    PMPI_Grequest_complete(j->request);
+  });
+  return Status::success();
+}
+
+Status finish_collectives(File& f) {
+  return f.collectives ? f.collectives->drain() : Status::success();
+}
+
+Status finish_independent() { return independent_queue().drain(); }
+
+Status background_outcome(void* extra_state) {
+  const Job& j = *static_cast<Job*>(extra_state);
+  if (j.outcome.ok()) return j.outcome;
+  return Status::error(j.outcome.error_class,
+                       j.call + " (in the background): " + j.outcome.message);
+}
 
 }  // namespace weft::io

@@ -4,13 +4,16 @@
 
 #include <algorithm>
 
+#include "io/file_domains.hpp"
+
 namespace weft::io {
 
-constexpr int kFields = 6;  // exchanged per rank: lo, hi, pieces, hint, cb_nodes, buffer
+// Exchanged per rank: lo, hi, pieces, hint, cb_nodes, buffer, alignment.
+constexpr int kFields = 7;
 
 Chunk CbPlan::window(size_t i, long long r) const {
-  const MPI_Offset start = lo + MPI_Offset(i) * domain + r * buffer;
-  const MPI_Offset end = std::min({hi, lo + MPI_Offset(i + 1) * domain, start + buffer});
+  const MPI_Offset start = bounds[i] + r * buffer;
+  const MPI_Offset end = std::min(bounds[i + 1], start + buffer);
   return {start, end > start ? size_t(end - start) : 0};
 }
 
@@ -37,8 +40,10 @@ Status plan_collective(const File& f, bool write, const std::vector<Chunk>& chun
   // This rank's range and piece count (a rank with no data has none), and its hints: rank 0's
   // are the ones used, so that ranks given different hints still take the same path.
   const Switch hint = write ? f.hints.cb_write : f.hints.cb_read;
+  const long long align = f.hints.striping_unit > 0 ? f.hints.striping_unit : kDefaultAlignment;
   long long mine[kFields] = {
-      0, 0, (long long)chunks.size(), (long long)hint, f.hints.cb_nodes, f.hints.cb_buffer_size};
+      0,    0, (long long)chunks.size(), (long long)hint, f.hints.cb_nodes, f.hints.cb_buffer_size,
+      align};
   if (!chunks.empty()) {
     mine[0] = chunks.front().offset;
     mine[1] = chunks.back().offset + MPI_Offset(chunks.back().bytes);
@@ -68,12 +73,12 @@ Status plan_collective(const File& f, bool write, const std::vector<Chunk>& chun
   out->use = agreed == Switch::kEnable || (agreed == Switch::kAutomatic && (several || overlap));
   if (!out->use) return Status::success();
   out->aggregators = choose_aggregators(f.node_of, int(all[4]));
-  const MPI_Offset n = MPI_Offset(out->aggregators.size());
-  out->lo = lo;
-  out->hi = hi;
-  out->domain = (hi - lo + n - 1) / n;
+  out->bounds = domain_bounds(lo, hi, int(out->aggregators.size()), all[6]);
   out->buffer = std::max<MPI_Offset>(1, all[5]);
-  out->rounds = (out->domain + out->buffer - 1) / out->buffer;
+  MPI_Offset widest = 0;
+  for (size_t i = 0; i + 1 < out->bounds.size(); ++i)
+    widest = std::max(widest, out->bounds[i + 1] - out->bounds[i]);
+  out->rounds = (widest + out->buffer - 1) / out->buffer;
   return Status::success();
 }
 

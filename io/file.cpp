@@ -1,7 +1,12 @@
-// The table of open files.
+// Open files and their table.
 #include "io/file.hpp"
 
+#include "io/job_queue.hpp"
+
 namespace weft::io {
+
+File::File() = default;
+File::~File() = default;
 
 MPI_File FileTable::add(std::unique_ptr<File> f) {
   const MPI_File h = next_++;

@@ -1,6 +1,9 @@
 // An open MPI file: its descriptor, private communicator, access mode, view, file pointers and
 // hints; and the process's table of files, which hands out the MPI_File handles.
-// Threads: MPI_THREAD_SERIALIZED at most (the C boundary holds the call lock), so no locks here.
+// Threads: the application's calls (the C boundary holds the call lock) and the file's
+// collective thread (background.hpp), which runs queued collective accesses; every other
+// collective call on the file first waits for those (finish_collectives), so the two never
+// use the communicator, the view or the scratch buffers at once.
 #pragma once
 #include <map>
 #include <memory>
@@ -15,12 +18,15 @@
 
 namespace weft::io {
 
-// A split collective in progress (MPI_File_*_begin until its _end).
+class JobQueue;
+
+// A split collective in progress (MPI_File_*_begin until its _end): a collective access queued
+// on the file's collective thread, whose request the _end call completes.
 struct SplitCall {
   bool active = false;
   const char* end_fn = "";  // the MPI function that ends it
   const void* buf = nullptr;
-  MPI_Status status{};
+  MPI_Request request = MPI_REQUEST_NULL;
 };
 
 // Scratch memory of collective buffering, kept from one call to the next: a fresh buffer each
@@ -31,6 +37,11 @@ struct CbBuffers {
 };
 
 struct File {
+  File();
+  ~File();  // stops the collective thread (idle by then: close waits for it)
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+
   MPI_File handle = MPI_FILE_NULL;
   MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of the communicator it was opened on
   int rank = 0, size = 1;
@@ -48,6 +59,7 @@ struct File {
   SharedPointer shared;
   SplitCall split;
   CbBuffers cb;
+  std::unique_ptr<JobQueue> collectives;  // the collective thread, from the first queued access
 };
 
 class FileTable {

@@ -7,9 +7,9 @@
 namespace weft::io {
 namespace {
 
-constexpr const char* kPassiveKeys[] = {"striping_factor",      "striping_unit",  "access_style",
-                                        "collective_buffering", "cb_config_list", "file_perm",
-                                        "io_node_list",         "nb_proc",        "num_io_nodes"};
+constexpr const char* kPassiveKeys[] = {"striping_factor", "access_style", "collective_buffering",
+                                        "cb_config_list",  "file_perm",    "io_node_list",
+                                        "nb_proc",         "num_io_nodes"};
 
 bool get(MPI_Info info, const char* key, std::string* value) {
   int flag = 0, len = 0;
@@ -49,6 +49,7 @@ void Hints::update(MPI_Info info) {
   if (get(info, "cb_buffer_size", &v) && parse_positive(v, &n)) cb_buffer_size = n;
   if (get(info, "ind_rd_buffer_size", &v) && parse_positive(v, &n)) ind_rd_buffer_size = n;
   if (get(info, "ind_wr_buffer_size", &v) && parse_positive(v, &n)) ind_wr_buffer_size = n;
+  if (get(info, "striping_unit", &v) && parse_positive(v, &n)) striping_unit = n;
   if (get(info, "cb_nodes", &v) && parse_positive(v, &n) && n <= (1 << 30)) cb_nodes = int(n);
   parse_switch(info, "romio_cb_read", &cb_read);
   parse_switch(info, "romio_cb_write", &cb_write);
@@ -69,6 +70,8 @@ MPI_Info Hints::to_info() const {
   PMPI_Info_set(info, "romio_cb_write", switch_name(cb_write));
   PMPI_Info_set(info, "romio_ds_read", switch_name(ds_read));
   PMPI_Info_set(info, "romio_ds_write", switch_name(ds_write));
+  if (striping_unit > 0)
+    PMPI_Info_set(info, "striping_unit", std::to_string(striping_unit).c_str());
   for (const auto& [key, value] : passive) PMPI_Info_set(info, key.c_str(), value.c_str());
   return info;
 }

@@ -18,6 +18,8 @@ struct Hints {
   Switch ds_read = Switch::kAutomatic, ds_write = Switch::kAutomatic;
   // Data sieving's block sizes for independent reads and writes.
   long long ind_rd_buffer_size = 4 * 1024 * 1024, ind_wr_buffer_size = 512 * 1024;
+  // The file's stripe size in bytes (0: not given): two-phase I/O aligns its file domains to it.
+  long long striping_unit = 0;
   // Accepted and reported, with no effect on a POSIX file system.
   std::map<std::string, std::string> passive;
 

@@ -149,9 +149,11 @@ Status open_file(MPI_Comm comm, const char* filename, int amode, MPI_Info info, 
 }
 
 Status close_file(File& f) {
-  Status s;
-  drain_background(f.fd);  // an erroneous program may close with requests pending
-  if (::close(f.fd) != 0) s = os_error(errno, "close", f.path);
+  // An erroneous program may close with requests pending: they finish first.
+  Status s = finish_independent();
+  if (Status c = finish_collectives(f); s.ok()) s = std::move(c);
+  if (f.split.active) PMPI_Request_free(&f.split.request);
+  if (::close(f.fd) != 0 && s.ok()) s = os_error(errno, "close", f.path);
   f.shared.destroy();  // collective: every rank has finished its shared-pointer accesses
   if (f.amode & MPI_MODE_DELETE_ON_CLOSE) {
     PMPI_Barrier(f.comm);

@@ -1,5 +1,6 @@
 // MPI_File_seek and MPI_File_seek_shared: positions in etypes of the view.
 #include "io/agree.hpp"
+#include "io/background.hpp"
 #include "io/manage.hpp"
 
 namespace weft::io {
@@ -34,6 +35,7 @@ Status seek(File& f, MPI_Offset offset, int whence, bool shared) {
                            "no individual file pointer on a file opened MPI_MODE_SEQUENTIAL");
     return target(f, offset, whence, f.pointer, &f.pointer);
   }
+  WEFT_TRY(finish_collectives(f));
   WEFT_TRY(check_same(f.comm, offset, "offset=" + std::to_string(offset)));
   WEFT_TRY(check_same(f.comm, whence, "whence=" + std::to_string(whence)));
   PMPI_Barrier(f.comm);  // every earlier shared-pointer access is done

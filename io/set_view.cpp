@@ -2,7 +2,7 @@
 #include <functional>
 
 #include "io/agree.hpp"
-#include "io/datarep.hpp"
+#include "io/background.hpp"
 #include "io/manage.hpp"
 
 namespace weft::io {
@@ -23,8 +23,6 @@ void drop(MPI_Datatype* t) {
 
 Status make_view(File& f, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                  const std::string& datarep, View* out) {
-  Representation rep{};
-  WEFT_TRY(find_datarep(datarep, &rep));
   if (disp == MPI_DISPLACEMENT_CURRENT) {
     if (!(f.amode & MPI_MODE_SEQUENTIAL))
       return Status::error(MPI_ERR_ARG,
@@ -39,7 +37,7 @@ Status make_view(File& f, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype file
   const Datatype *e = nullptr, *ft = nullptr;
   WEFT_TRY(find_committed_datatype(etype, "etype", &e));
   WEFT_TRY(find_committed_datatype(filetype, "filetype", &ft));
-  return View::make(disp, *e, *ft, datarep, rep, out);
+  return View::make(disp, *e, *ft, datarep, out);
 }
 
 }  // namespace
@@ -57,6 +55,7 @@ Status store_shared(File& f, MPI_Offset value) {
 
 Status set_view(File& f, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                 const char* datarep, MPI_Info info) {
+  WEFT_TRY(finish_collectives(f));
   const std::string rep = datarep;
   WEFT_TRY(check_same(f.comm, (long long)std::hash<std::string>{}(rep), "datarep=\"" + rep + "\""));
   View v;

@@ -18,20 +18,19 @@ Status SharedPointer::create(MPI_Comm comm, MPI_Offset initial) {
     PMPI_Win_unlock(0, win_);
   }
   PMPI_Barrier(comm);
+  PMPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
   return Status::success();
 }
 
 void SharedPointer::destroy() {
-  if (win_ != MPI_WIN_NULL) PMPI_Win_free(&win_);
+  if (win_ == MPI_WIN_NULL) return;
+  PMPI_Win_unlock_all(win_);
+  PMPI_Win_free(&win_);
 }
 
 Status SharedPointer::fetch_op(MPI_Offset operand, MPI_Op op, MPI_Offset* before) {
-  int rc = PMPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win_);
-  if (rc == MPI_SUCCESS) {
-    rc = PMPI_Fetch_and_op(&operand, before, MPI_LONG_LONG, 0, 0, op, win_);
-    const int unlock = PMPI_Win_unlock(0, win_);
-    if (rc == MPI_SUCCESS) rc = unlock;
-  }
+  int rc = PMPI_Fetch_and_op(&operand, before, MPI_LONG_LONG, 0, 0, op, win_);
+  if (rc == MPI_SUCCESS) rc = PMPI_Win_flush(0, win_);
   if (rc != MPI_SUCCESS)
     return Status::error(MPI_ERR_OTHER, "could not reach the shared file pointer");
   return Status::success();

@@ -1,6 +1,9 @@
 // The shared file pointer of a file: one MPI_Offset (in etypes of the view) held by rank 0 of
 // the file's communicator in a one-sided window the file owns, and moved with MPI_Fetch_and_op
-// under a shared passive-target lock, so any rank advances it without the others taking part.
+// (then MPI_Win_flush) in a passive-target epoch every rank holds from create to destroy
+// (MPI_Win_lock_all), so any rank advances it without the others taking part, and the
+// application's thread and the file's collective thread (an ordered split collective) may both
+// move it at once.
 #pragma once
 #include "mpi.h"
 #include "runtime/status.hpp"

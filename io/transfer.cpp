@@ -1,64 +1,58 @@
-// Conversion to and from the file's representation, and the choice of data path.
+// Staging an access's data in the view's representation, placing it, and the independent path.
 #include "io/transfer.hpp"
 
 #include "io/posix_io.hpp"
 #include "io/sieve.hpp"
-#include "io/two_phase.hpp"
-#include "runtime/datatype/external32.hpp"
 
 namespace weft::io {
 
-Status stage(const File& f, MPI_Offset first, const Access& a, Staged* out) {
+Status stage(const File& f, const Access& a, Staged* out) {
   Staged& s = *out;
   const Datatype& t = *a.type;
+  WEFT_TRY(Conversion::make(f.view, t, &s.conv));
+  if (s.conv.element_bytes() % f.view.etype_bytes() != 0 && a.count > 0)
+    return Status::error(MPI_ERR_TYPE, std::string("invalid datatype ") + t.label() +
+                                           " (not a whole number of the view's etype " +
+                                           f.view.etype().label() + ")");
   s.write = a.write;
-  s.ext32 = f.view.representation() == Representation::kExternal32;
-  s.len = f.view.stream_bytes(t, a.count);
-  s.type = t.share();
+  s.len = a.count * s.conv.element_bytes();
   s.buf = a.buf;
   s.count = a.count;
   if (s.len == 0) return Status::success();
-  s.chunks = f.view.chunks(first, s.len);
-  if (s.chunks.empty()) {
-    s.len = 0;
-    if (!a.write) return Status::success();
-    return Status::error(MPI_ERR_IO, "the view of \"" + f.path + "\" holds no data to write to");
-  }
   // The stream bytes: the memory itself when it is contiguous and native, else a staging copy.
-  s.direct = !s.ext32 && t.is_contiguous(a.count);
-  s.staging.resize(s.direct ? 0 : s.len);
-  s.data = s.direct ? static_cast<unsigned char*>(t.data_start(a.buf)) : s.staging.data();
-  if (!a.write || s.direct) return Status::success();
-  if (s.ext32) return pack_external32(t, a.buf, a.count, s.data);
-  t.pack(a.buf, a.count, s.data);
+  s.direct = s.conv.native() && t.is_contiguous(a.count);
+  if (s.direct) {
+    s.user = static_cast<unsigned char*>(t.data_start(a.buf));
+    return Status::success();
+  }
+  s.staging.resize(s.len);
+  if (a.background != nullptr && !a.write) WEFT_TRY(s.conv.keep_handle());
+  return a.write ? s.conv.to_stream(a.buf, a.count, s.staging.data()) : Status::success();
+}
+
+Status place(const File& f, MPI_Offset first, Staged* s) {
+  if (s->len == 0) return Status::success();
+  s->chunks = f.view.chunks(first, s->len);
+  if (!s->chunks.empty()) return Status::success();
+  s->len = 0;
+  if (!s->write) return Status::success();
+  return Status::error(MPI_ERR_IO, "the view of \"" + f.path + "\" holds no data to write to");
+}
+
+Status unstage(Staged& s, size_t stream, size_t* memory) {
+  if (!s.write && !s.direct)
+    return s.conv.from_stream(s.staging.data(), stream, s.buf, s.count, memory);
+  // A write moves all its data or fails; a direct read's data is in memory already.
+  const size_t element = s.conv.element_bytes();
+  *memory = s.conv.native() || element == 0 ? stream : stream / element * s.conv.type().size();
   return Status::success();
 }
 
-void unstage(Staged& s, size_t stream, size_t* memory) {
-  const Datatype& t = *s.type;
-  // Under external32 only whole elements count (and are converted back).
-  const size_t whole = s.ext32 ? stream / external32_size(t) : 0;
-  *memory = s.ext32 ? whole * t.size() : stream;
-  if (s.write || s.direct || stream == 0) return;
-  if (s.ext32) {
-    unpack_external32(t, s.data, whole, s.buf);
-  } else {
-    t.unpack_range(s.data, s.count, 0, stream, s.buf);
-  }
-}
-
-Status transfer(File& f, MPI_Offset first, const Access& a, size_t* stream, size_t* memory) {
+Status transfer(const File& f, MPI_Offset first, Staged& s, size_t* stream, size_t* memory) {
   *stream = *memory = 0;
-  Staged s;
-  Status st = stage(f, first, a, &s);
-  if (a.collective) {
-    WEFT_TRY(move_collective(f, a.write, s.chunks, s.data, std::move(st), stream));
-  } else {
-    WEFT_TRY(st);
-    WEFT_TRY(move_independent(target_of(f), a.write, s.chunks, s.data, stream));
-  }
-  unstage(s, *stream, memory);
-  return Status::success();
+  WEFT_TRY(place(f, first, &s));
+  WEFT_TRY(move_independent(target_of(f), s.write, s.chunks, s.data(), stream));
+  return unstage(s, *stream, memory);
 }
 
 }  // namespace weft::io

@@ -1,37 +1,43 @@
-// Moving the bytes of one access between memory and the file: conversion to the file's
-// representation (packing non-contiguous memory, external32), then the independent path
-// (sieve.*) or, for a collective call, collective buffering (two_phase.*).
+// Moving the bytes of one access between memory and the file: conversion to the view's data
+// stream (convert.hpp: packing non-contiguous memory, external32, a registered
+// representation), the file ranges they go to, and the independent path (sieve.*).
 #pragma once
 #include <cstddef>
-#include <memory>
 #include <vector>
 
 #include "io/access.hpp"
+#include "io/convert.hpp"
 #include "io/view.hpp"
 
 namespace weft::io {
 
 // One access's data as the file holds it (its "stream" bytes) and the file ranges they go to.
 struct Staged {
-  std::vector<Chunk> chunks;  // in stream order, which is file order
+  Conversion conv;
+  std::vector<Chunk> chunks;  // in stream order, which is file order (place())
   std::vector<unsigned char> staging;
-  unsigned char* data = nullptr;  // the stream bytes: the memory itself or `staging`
-  size_t len = 0;
-  bool write = false, ext32 = false, direct = false;
-  std::shared_ptr<const Datatype> type;
+  unsigned char* user = nullptr;  // `direct`: the memory holds the stream bytes itself
+  size_t len = 0;                 // stream bytes
+  bool write = false, direct = false;
   void* buf = nullptr;
   size_t count = 0;
+
+  unsigned char* data() { return direct ? user : staging.data(); }
 };
 
-// Prepares `a` at stream byte `first` of f's view: the chunks, and for a write the stream bytes.
-Status stage(const File& f, MPI_Offset first, const Access& a, Staged* out);
-// After `stream` stream bytes moved: a read's bytes go to memory; *memory is the memory bytes
-// (they differ from the stream bytes under external32).
-void unstage(Staged& s, size_t stream, size_t* memory);
+// Prepares the data of `a` for f's view: for a write, the stream bytes (converted here, in the
+// calling thread); for a read, room for them. MPI_ERR_TYPE when the memory type is not whole
+// etypes of the view.
+Status stage(const File& f, const Access& a, Staged* out);
+// The file ranges of the staged data placed at stream byte `first` of f's view; a write to a
+// view that holds no data is MPI_ERR_IO.
+Status place(const File& f, MPI_Offset first, Staged* s);
+// After `stream` stream bytes moved: a read's data goes to memory; *memory is the memory bytes
+// (they differ from the stream bytes in other representations than native).
+Status unstage(Staged& s, size_t stream, size_t* memory);
 
-// Moves the data of `a` at stream byte `first` of f's view. *stream is the stream bytes moved,
-// *memory the memory bytes; a read stops at the end of the file. A collective access is
-// collective here too: every rank must call it.
-Status transfer(File& f, MPI_Offset first, const Access& a, size_t* stream, size_t* memory);
+// An independent access, blocking: the staged data of `s` placed at stream byte `first`;
+// *stream and *memory as above. A read stops at the end of the file.
+Status transfer(const File& f, MPI_Offset first, Staged& s, size_t* stream, size_t* memory);
 
 }  // namespace weft::io

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "io/file_layout.hpp"
 #include "runtime/datatype/external32.hpp"
 
 namespace weft::io {
@@ -24,31 +25,39 @@ View::View()
       extent_(1) {}
 
 Status View::make(MPI_Offset disp, const Datatype& etype, const Datatype& filetype,
-                  const std::string& datarep, Representation rep, View* out) {
-  if (etype.size() == 0)
+                  const std::string& datarep, View* out) {
+  View v;
+  WEFT_TRY(find_datarep(datarep, &v.rep_, &v.user_));
+  // What the file holds: the types themselves, or their layout in a registered representation.
+  std::shared_ptr<const Datatype> file_etype = etype.share(), file_filetype = filetype.share();
+  if (v.rep_ == Representation::kUser) {
+    v.extents_ = FileExtents(v.user_);
+    WEFT_TRY(file_layout(etype, v.extents_, &file_etype));
+    WEFT_TRY(file_layout(filetype, v.extents_, &file_filetype));
+  }
+  const size_t esize = file_etype->size(), fsize = file_filetype->size();
+  if (esize == 0)
     return Status::error(MPI_ERR_TYPE,
                          std::string("invalid etype ") + etype.label() + " (holds no data)");
-  if (filetype.size() % etype.size() != 0)
+  if (fsize % esize != 0)
     return Status::error(MPI_ERR_TYPE, std::string("invalid filetype ") + filetype.label() +
-                                           " (its " + std::to_string(filetype.size()) +
+                                           " (its " + std::to_string(fsize) +
                                            " bytes are not whole etypes of " +
-                                           std::to_string(etype.size()) + ")");
-  if (filetype.size() > 0 && filetype.extent() <= 0)
+                                           std::to_string(esize) + ")");
+  if (fsize > 0 && file_filetype->extent() <= 0)
     return Status::error(MPI_ERR_TYPE, std::string("invalid filetype ") + filetype.label() +
                                            " (extent must be positive)");
-  if (rep == Representation::kExternal32 &&
-      (external32_size(etype) != etype.size() || external32_size(filetype) != filetype.size()))
+  if (v.rep_ == Representation::kExternal32 &&
+      (external32_size(etype) != esize || external32_size(filetype) != fsize))
     return Status::error(MPI_ERR_UNSUPPORTED_DATAREP,
                          "external32 views need an etype and filetype of the same size in "
                          "external32 as in memory (e.g. not MPI_LONG or MPI_LONG_DOUBLE)");
-  View v;
   v.disp_ = disp;
   v.etype_ = etype.share();
   v.filetype_ = filetype.share();
   v.datarep_ = datarep;
-  v.rep_ = rep;
-  v.etype_bytes_ = etype.size();
-  v.runs_ = datatype_runs(filetype, 1);
+  v.etype_bytes_ = esize;
+  v.runs_ = datatype_runs(*file_filetype, 1);
   v.before_.clear();
   size_t sum = 0;
   ptrdiff_t end = 0;
@@ -62,13 +71,39 @@ Status View::make(MPI_Offset disp, const Datatype& etype, const Datatype& filety
     end = r.offset + ptrdiff_t(r.bytes);
   }
   v.tile_bytes_ = sum;
-  v.extent_ = filetype.extent();
+  v.extent_ = file_filetype->extent();
   *out = std::move(v);
   return Status::success();
 }
 
-size_t View::stream_bytes(const Datatype& t, size_t count) const {
-  return count * (rep_ == Representation::kExternal32 ? external32_size(t) : t.size());
+Status View::stream_size(const Datatype& t, size_t* bytes) const {
+  if (rep_ == Representation::kNative) {
+    *bytes = t.size();
+  } else if (rep_ == Representation::kExternal32) {
+    *bytes = external32_size(t);
+  } else {
+    Status failed = Status::success();
+    *bytes = signature_sum(t.signature(), [&](MPI_Datatype basic) {
+      size_t n = 0;
+      if (failed.ok()) failed = extents_.of(basic, &n);
+      return n;
+    });
+    return failed;
+  }
+  return Status::success();
+}
+
+Status View::file_extent(const Datatype& t, MPI_Count* extent) const {
+  // external32 packs elements back to back; the native representations keep the extent.
+  if (rep_ != Representation::kUser) {
+    *extent =
+        rep_ == Representation::kExternal32 ? MPI_Count(external32_size(t)) : MPI_Count(t.extent());
+    return Status::success();
+  }
+  std::shared_ptr<const Datatype> file;
+  WEFT_TRY(file_layout(t, extents_, &file));
+  *extent = MPI_Count(file->extent());
+  return Status::success();
 }
 
 void View::locate(MPI_Offset pos, MPI_Offset* tile, size_t* run, size_t* into) const {

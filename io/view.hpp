@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "io/datarep.hpp"
 #include "mpi.h"
 #include "runtime/datatype/datatype.hpp"
 #include "runtime/datatype/runs.hpp"
@@ -19,28 +20,34 @@ struct Chunk {
   size_t bytes = 0;
 };
 
-// How values are laid out in the file: as in memory (native, and internal, which is native
-// here), or the portable big-endian external32 (runtime/datatype/external32.hpp).
-enum class Representation { kNative, kExternal32 };
-
 class View {
  public:
   // The default view: displacement 0, etype and filetype MPI_BYTE, "native".
   View();
-  // Checks and builds a view; MPI_ERR_TYPE when the filetype is not made of whole etypes or
-  // its displacements go backwards or below zero.
+  // Checks and builds a view; MPI_ERR_UNSUPPORTED_DATAREP for an unknown datarep, MPI_ERR_TYPE
+  // when the filetype is not made of whole etypes or its displacements go backwards or below
+  // zero. In a registered representation the etype and filetype are laid out in the file as
+  // file_layout.hpp says (its extent function is asked the sizes).
   static Status make(MPI_Offset disp, const Datatype& etype, const Datatype& filetype,
-                     const std::string& datarep, Representation rep, View* out);
+                     const std::string& datarep, View* out);
 
   MPI_Offset disp() const { return disp_; }
   const Datatype& etype() const { return *etype_; }
   const Datatype& filetype() const { return *filetype_; }
   const std::string& datarep() const { return datarep_; }
   Representation representation() const { return rep_; }
+  // The callbacks of a registered representation (nullptr otherwise).
+  const UserDatarep* user_datarep() const { return user_; }
   // Bytes one etype occupies in the data stream (its size in the file's representation).
   size_t etype_bytes() const { return etype_bytes_; }
-  // Bytes `count` elements of memory type `t` occupy in the data stream.
-  size_t stream_bytes(const Datatype& t, size_t count) const;
+  // Bytes one element of memory type `t` occupies in the data stream.
+  Status stream_size(const Datatype& t, size_t* bytes) const;
+  // The extent of `t` in the file (MPI_File_get_type_extent).
+  Status file_extent(const Datatype& t, MPI_Count* extent) const;
+  // The sizes a registered representation gives predefined types, as asked so far. Threads: the
+  // application's thread only (it asks the callback, which the standard lets only the calls the
+  // application makes do).
+  FileExtents& extents() const { return extents_; }
 
   // The file ranges of stream bytes [first, first + len), in stream order, adjacent ones merged.
   // Empty when the filetype holds no data.
@@ -58,6 +65,8 @@ class View {
   std::shared_ptr<const Datatype> etype_, filetype_;
   std::string datarep_ = "native";
   Representation rep_ = Representation::kNative;
+  const UserDatarep* user_ = nullptr;
+  mutable FileExtents extents_;
   size_t etype_bytes_ = 1;
   std::vector<Run> runs_;       // one filetype element's data, in typemap order
   std::vector<size_t> before_;  // stream bytes before each run within a tile

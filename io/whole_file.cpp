@@ -1,4 +1,5 @@
-// The collective calls on a whole file: size, preallocation, sync, atomicity, hints.
+// The collective calls on a whole file: size, preallocation, sync, atomicity, hints. Each first
+// waits for the file's queued collective accesses (background.hpp).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -6,6 +7,7 @@
 #include <cerrno>
 
 #include "io/agree.hpp"
+#include "io/background.hpp"
 #include "io/manage.hpp"
 #include "io/os_errors.hpp"
 
@@ -33,6 +35,7 @@ Status check_size(File& f, MPI_Offset size) {
 }  // namespace
 
 Status set_size(File& f, MPI_Offset size) {
+  WEFT_TRY(finish_collectives(f));
   WEFT_TRY(check_size(f, size));
   return on_rank0(f, [&] {
     return ::ftruncate(f.fd, size) == 0 ? Status::success() : os_error(errno, "ftruncate", f.path);
@@ -40,6 +43,7 @@ Status set_size(File& f, MPI_Offset size) {
 }
 
 Status preallocate(File& f, MPI_Offset size) {
+  WEFT_TRY(finish_collectives(f));
   WEFT_TRY(check_size(f, size));
   return on_rank0(f, [&] {
     MPI_Offset now = 0;
@@ -58,6 +62,7 @@ Status get_size(const File& f, MPI_Offset* size) {
 }
 
 Status sync(File& f) {
+  WEFT_TRY(finish_collectives(f));
   Status s;
   if (!(f.amode & MPI_MODE_RDONLY) && ::fsync(f.fd) != 0 && errno != EINVAL)
     s = os_error(errno, "fsync", f.path);
@@ -65,12 +70,14 @@ Status sync(File& f) {
 }
 
 Status set_atomicity(File& f, int flag) {
+  WEFT_TRY(finish_collectives(f));
   WEFT_TRY(check_same(f.comm, flag != 0, "flag=" + std::to_string(flag)));
   f.atomic = flag != 0;
   return Status::success();
 }
 
 Status set_info(File& f, MPI_Info info) {
+  WEFT_TRY(finish_collectives(f));
   f.hints.update(info);
   return Status::success();
 }

@@ -5,13 +5,15 @@
 # markdown table with Weft's ratio to the better peer (> 1: Weft is better) and the machine's
 # limit (one process, one write(2)/read(2) of the same bytes). The files go to a private
 # temporary directory this script makes and removes. A run that fails or hangs (RUN_TIMEOUT
-# seconds, default 180) is reported and only its missing figures are left out.
-# Usage: perf/compare_io.sh [ROUNDS]   (env as in perf/compare_common.sh, plus RANKS and MIB)
+# seconds, default 180) is reported and only its missing figures are left out. HINTS (e.g.
+# "cb_nodes=2 striping_unit=4096") are given to MPI_File_open by every implementation.
+# Usage: perf/compare_io.sh [ROUNDS]   (env as in perf/compare_common.sh, plus RANKS, MIB, HINTS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 ranks=${RANKS:-1 2 4}
 mib=${MIB:-64}
+read -r -a hints <<<"${HINTS:-}"
 run_timeout=${RUN_TIMEOUT:-180}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -22,7 +24,8 @@ build_all perf/io_bench.c
 for r in $(seq "$rounds"); do
   for n in $ranks; do
     for impl in "${impls[@]}"; do
-      if ! launch "$impl" "$n" "$work/files" "$mib" >>"$work/$impl.out" 2>"$work/$impl.err.$r.$n"; then
+      if ! launch "$impl" "$n" "$work/files" "$mib" "${hints[@]}" >>"$work/$impl.out" \
+        2>"$work/$impl.err.$r.$n"; then
         note "$impl: round $r at $n ranks failed (figures it printed are kept):"; tail -3 "$work/$impl.err.$r.$n" >&2
       fi
     done
@@ -38,7 +41,7 @@ cell() { [ -s "$work/best.$1" ] && awk -v m="$2" -v n="$3" '$1 == m && $2 == n {
 # The limit: the best single write/read seen by any implementation's run.
 limit() { cat "$work"/best.* | awk -v m="$1" -v n="$2" '$1 == m && $2 == n && $3 + 0 > b { b = $3 + 0 } END { if (b) print b }'; }
 
-echo "Collective MPI-IO of a ${mib} MiB 3-D array of doubles (subarray views, write_all/read_all), MB/s, best of $rounds alternating rounds ($(date -u +%Y-%m-%d), $(nproc) cores, files in $(df -T "$work" | awk 'NR == 2 { print $2 }'))"
+echo "Collective MPI-IO of a ${mib} MiB 3-D array of doubles (subarray views, write_all/read_all${HINTS:+, hints $HINTS}), MB/s, best of $rounds alternating rounds ($(date -u +%Y-%m-%d), $(nproc) cores, files in $(df -T "$work" | awk 'NR == 2 { print $2 }'))"
 echo
 echo "| call | ranks | Weft | Open MPI | MPICH | Weft vs better peer | limit (1 write/read) |"
 echo "|---|---|---|---|---|---|---|"

@@ -1,5 +1,5 @@
-// The buffers of buffered mode (the process's and communicators') and the sends of the copies in
-// them; flushing them, waiting or as a request (MPI 4.1 §3.6).
+// The buffers of buffered mode (the process's, communicators' and sessions') and the sends of the
+// copies in them; flushing them, waiting or as a request (MPI 4.1 §3.6).
 #include "pt2pt/buffered.hpp"
 
 #include <algorithm>
@@ -36,16 +36,26 @@ struct AttachedBuffer {
   uint64_t buffered = 0;  // messages buffered so far
 };
 
-// The attached buffers by scope; an entry exists while a buffer is attached. Node-based, so a
-// reference stays valid while other scopes attach and detach.
-std::unordered_map<BufferScope, AttachedBuffer>& buffers() {
-  static std::unordered_map<BufferScope, AttachedBuffer> attached;
+// The attached buffers by scope key; an entry exists while a buffer is attached. Node-based, so
+// a reference stays valid while other scopes attach and detach.
+std::unordered_map<uint64_t, AttachedBuffer>& buffers() {
+  static std::unordered_map<uint64_t, AttachedBuffer> attached;
   return attached;
 }
 
 AttachedBuffer* find(BufferScope scope) {
-  auto it = buffers().find(scope);
+  auto it = buffers().find(scope.key());
   return it == buffers().end() ? nullptr : &it->second;
+}
+
+// The buffer a buffered send on `comm` copies into: the communicator's, its session's or the
+// process's (MPI 4.1 §3.6.1); null when none is attached.
+AttachedBuffer* buffer_for(const Comm& comm) {
+  if (AttachedBuffer* own = find(BufferScope::comm(comm.handle))) return own;
+  if (comm.session != MPI_SESSION_NULL) {
+    if (AttachedBuffer* of_session = find(BufferScope::session(comm.session))) return of_session;
+  }
+  return find(BufferScope::process());
 }
 
 // Frees the space of the copies whose sends have completed.
@@ -145,7 +155,7 @@ Status attach_buffer(BufferScope scope, void* buf, size_t size) {
                                        : "a buffer of " + std::to_string(b->size) + " bytes") +
                              " is attached already (detach it first)");
   }
-  AttachedBuffer& b = buffers()[scope];
+  AttachedBuffer& b = buffers()[scope.key()];
   b.automatic = buf == MPI_BUFFER_AUTOMATIC;
   b.base = b.automatic ? nullptr : static_cast<unsigned char*>(buf);
   b.size = b.automatic ? 0 : size;
@@ -168,7 +178,7 @@ Status detach_buffer(BufferScope scope, void** buf, size_t* size) {
   wait_sent(scope);
   *buf = b->automatic ? MPI_BUFFER_AUTOMATIC : b->base;
   *size = b->size;
-  buffers().erase(scope);
+  buffers().erase(scope.key());
   return Status::success();
 }
 
@@ -176,7 +186,7 @@ void flush_buffer(BufferScope scope) { wait_sent(scope); }
 
 void start_flush(BufferScope scope, Request* r) {
   r->kind = WeftRequestKind::kActivity;
-  r->comm = scope == kProcessBuffer ? MPI_COMM_SELF : scope;
+  r->comm = scope.kind == BufferScope::Kind::kComm ? scope.handle : MPI_COMM_SELF;
   auto* flush = new BufferFlush(scope, &r->completion);
   r->activity = flush;
   flush->advance();
@@ -186,18 +196,17 @@ void start_flush(BufferScope scope, Request* r) {
 void forget_buffer(BufferScope scope) {
   if (find(scope) == nullptr) return;
   wait_sent(scope);
-  buffers().erase(scope);
+  buffers().erase(scope.key());
 }
 
 Status start_buffered_send(const Comm& comm, const void* buf, size_t count, const Datatype& type,
                            int dest, int tag, Request* r) {
   if (dest == MPI_PROC_NULL) return start_send(comm, nullptr, 0, dest, tag, SendMode::kStandard, r);
-  AttachedBuffer* b = find(comm.handle);
-  if (b == nullptr) b = find(kProcessBuffer);
+  AttachedBuffer* b = buffer_for(comm);
   if (b == nullptr) {
     return Status::error(MPI_ERR_BUFFER,
-                         "no buffer is attached for buffered mode (call MPI_Buffer_attach or "
-                         "MPI_Comm_attach_buffer first)");
+                         "no buffer is attached for buffered mode (call MPI_Buffer_attach, "
+                         "MPI_Comm_attach_buffer or MPI_Session_attach_buffer first)");
   }
   const size_t bytes = count * type.size();
   Status error;

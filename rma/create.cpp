@@ -13,6 +13,7 @@
 #include "runtime/comm/attributes.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/comm/errhandler.hpp"
+#include "runtime/comm/split_type.hpp"
 #include "runtime/config.hpp"
 #include "runtime/world.hpp"
 
@@ -95,12 +96,12 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
   // A private communicator for the window's own synchronisation traffic.
   uint32_t pair = 0;
   WEFT_TRY(agree_context(comm, true, &pair));
-  w->comm = register_comm(comm.world_ranks, pair, MPI_ERRORS_RETURN);
+  w->comm = register_comm(comm.world_ranks, pair, CommOrigin{MPI_ERRORS_RETURN, MPI_SESSION_NULL});
   Comm& wc = *world().comms.find(w->comm);
 
   // The members on this node, in window rank order, share a segment.
   MPI_Comm node_handle = MPI_COMM_NULL;
-  WEFT_TRY(comm_split_type(wc, MPI_COMM_TYPE_SHARED, wc.rank, &node_handle));
+  WEFT_TRY(comm_split_node(wc, wc.rank, &node_handle));
   Comm& node = *world().comms.find(node_handle);
   if (spec.flavor == MPI_WIN_FLAVOR_SHARED && node.size != wc.size) {
     (void)comm_free(node_handle);

@@ -4,8 +4,9 @@
 // call, everything in range. They do what the general path (rma/operations.hpp, rma/sync.hpp)
 // would do, under the same lock and accumulate mutex; anything else (or anything wrong) returns
 // false and the call takes the general path, which checks everything and reports errors. They
-// run before the call lock is taken, so under MPI_THREAD_MULTIPLE they step aside (return false)
-// and the general path, holding the lock (runtime/call_lock.hpp), does the work.
+// run before the call lock is taken, so whenever several threads may be in the library
+// (MPI_THREAD_MULTIPLE, or a library thread at work: call_lock::multiple()) they step aside
+// (return false) and the general path, holding the lock (runtime/call_lock.hpp), does the work.
 #pragma once
 #include <atomic>
 #include <cstring>

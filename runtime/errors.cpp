@@ -87,9 +87,10 @@ constexpr const char* kDescriptions[] = {
     "MPI_ERR_PROC_ABORTED: peer process aborted",
     "MPI_ERR_VALUE_TOO_LARGE: value too large to represent",
     "MPI_ERR_SESSION: invalid session",
+    "MPI_ERR_ERRHANDLER: invalid error handler",
 };
 constexpr int kNumClasses = sizeof(kDescriptions) / sizeof(kDescriptions[0]);
-static_assert(kNumClasses == MPI_ERR_SESSION + 1);
+static_assert(kNumClasses == MPI_ERR_ERRHANDLER + 1);
 
 constexpr const char* kToolsDescriptions[] = {
     "MPI_T_ERR_MEMORY: out of memory",
@@ -199,7 +200,68 @@ Status UserErrors::set_string(int code, const std::string& text) {
                                           std::to_string(MPI_MAX_ERROR_STRING) +
                                           ", terminating NUL included)");
   }
-  entries_[size_t(code - MPI_ERR_LASTCODE - 1)].text = text;
+  Entry& e = entries_[size_t(code - MPI_ERR_LASTCODE - 1)];
+  e.text = text;
+  e.has_text = true;
+  return Status::success();
+}
+
+Status UserErrors::remove_class(int error_class) {
+  std::lock_guard<std::mutex> guard(lock_);
+  Entry* e = nullptr;
+  WEFT_TRY(lookup(error_class, "errorclass", &e));
+  if (e->error_class != error_class) {
+    return Status::error(MPI_ERR_ARG, "invalid errorclass=" + std::to_string(error_class) +
+                                          " (a user-defined error code, not a class: remove it "
+                                          "with MPI_Remove_error_code)");
+  }
+  std::string codes;
+  int n = 0;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const int value = MPI_ERR_LASTCODE + 1 + int(i);
+    if (!entries_[i].live || entries_[i].error_class != error_class || value == error_class)
+      continue;
+    if (n++ < 4) codes += (codes.empty() ? "" : ", ") + std::to_string(value);
+  }
+  if (n > 0) {
+    return Status::error(MPI_ERR_ARG, "error class " + std::to_string(error_class) + " still has " +
+                                          std::to_string(n) + " error code" +
+                                          (n > 1 ? "s (" : " (") + codes + (n > 4 ? ", ..." : "") +
+                                          "): remove them first with MPI_Remove_error_code");
+  }
+  drop(error_class);
+  return Status::success();
+}
+
+Status UserErrors::remove_code(int code) {
+  std::lock_guard<std::mutex> guard(lock_);
+  Entry* e = nullptr;
+  WEFT_TRY(lookup(code, "errorcode", &e));
+  if (e->error_class == code) {
+    return Status::error(MPI_ERR_ARG, "invalid errorcode=" + std::to_string(code) +
+                                          " (a user-defined error class, not a code: remove it "
+                                          "with MPI_Remove_error_class)");
+  }
+  if (e->has_text) {
+    return Status::error(MPI_ERR_ARG, "error code " + std::to_string(code) +
+                                          " still has its string: remove it first with "
+                                          "MPI_Remove_error_string");
+  }
+  drop(code);
+  return Status::success();
+}
+
+Status UserErrors::remove_string(int code) {
+  std::lock_guard<std::mutex> guard(lock_);
+  Entry* e = nullptr;
+  WEFT_TRY(lookup(code, "errorcode", &e));
+  if (!e->has_text) {
+    return Status::error(MPI_ERR_ARG, "invalid errorcode=" + std::to_string(code) +
+                                          " (it has no string: MPI_Add_error_string set none, or "
+                                          "it was removed)");
+  }
+  e->text.clear();
+  e->has_text = false;
   return Status::success();
 }
 
@@ -223,7 +285,28 @@ int UserErrors::last_used() const {
 
 const UserErrors::Entry* UserErrors::find(int code) const {
   if (code <= MPI_ERR_LASTCODE || code - MPI_ERR_LASTCODE > int(entries_.size())) return nullptr;
-  return &entries_[size_t(code - MPI_ERR_LASTCODE - 1)];
+  const Entry& e = entries_[size_t(code - MPI_ERR_LASTCODE - 1)];
+  return e.live ? &e : nullptr;
+}
+
+Status UserErrors::lookup(int code, const char* arg, Entry** out) {
+  *out = const_cast<Entry*>(find(code));
+  if (*out != nullptr) return Status::success();
+  return Status::error(MPI_ERR_ARG, std::string("invalid ") + arg + "=" + std::to_string(code) +
+                                        (code <= MPI_ERR_LASTCODE
+                                             ? " (a predefined value: only user-defined error "
+                                               "classes and codes, above MPI_ERR_LASTCODE, can be "
+                                               "removed)"
+                                             : " (not a user-defined error class or code, or "
+                                               "removed already)"));
+}
+
+void UserErrors::drop(int code) {
+  Entry& e = entries_[size_t(code - MPI_ERR_LASTCODE - 1)];
+  e.live = false;
+  e.text.clear();
+  e.has_text = false;
+  while (!entries_.empty() && !entries_.back().live) entries_.pop_back();
 }
 
 UserErrors& user_errors() {

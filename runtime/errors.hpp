@@ -27,7 +27,9 @@ std::string error_class_description(int error_class);
 int last_used_code();
 
 // User-defined error classes and codes, numbered in one sequence from MPI_ERR_LASTCODE + 1
-// upward. Thread-safe: MPI_Error_string may be called from any thread.
+// upward; removing the highest ones (MPI 4.1 §9.5) makes their values free again, so that
+// MPI_LASTUSEDCODE is always the largest value in use. Thread-safe: MPI_Error_string may be
+// called from any thread.
 class UserErrors {
  public:
   int add_class();
@@ -35,6 +37,11 @@ class UserErrors {
   Status add_code(int error_class, int* code);
   // Sets the string of a user-defined class or code (shorter than MPI_MAX_ERROR_STRING).
   Status set_string(int code, const std::string& text);
+  // MPI_Remove_error_class/_code/_string. A class goes once its codes are gone (its string goes
+  // with it), a code once its string is gone; a string only where one was set.
+  Status remove_class(int error_class);
+  Status remove_code(int code);
+  Status remove_string(int code);
   // The class of a user-defined class or code; -1 for any other value.
   int class_of(int code) const;
   // The string of a user-defined class or code ("" until set); false for any other value.
@@ -45,8 +52,13 @@ class UserErrors {
   struct Entry {
     int error_class;  // its own value for a class
     std::string text;
+    bool has_text = false;  // set by MPI_Add_error_string and not removed since
+    bool live = true;       // false once removed (a gap below values still in use)
   };
   const Entry* find(int code) const;
+  // The entry of `code`, or an error naming `arg` that says why it is none.
+  Status lookup(int code, const char* arg, Entry** out);
+  void drop(int code);
 
   mutable std::mutex lock_;
   std::vector<Entry> entries_;  // entries_[i] has the value MPI_ERR_LASTCODE + 1 + i

@@ -62,6 +62,9 @@ struct weft_request {
   bool active = true;       // persistent requests: started and not yet completed by Wait/Test
   bool has_fint = false;    // given an integer by MPI_Request_c2f (runtime/fortran_handles.hpp)
   MPI_Comm comm = MPI_COMM_NULL;
+  // A file access's request (kGeneralized, from io/): errors at its completion go to the file's
+  // error handler (runtime/c_api/request_status.hpp), not to comm's.
+  MPI_File file = MPI_FILE_NULL;
   weft::Activity* activity = nullptr;          // kActivity: the collective it runs (owned)
   std::unique_ptr<weft::PersistentPlan> plan;  // persistent point-to-point only
   std::unique_ptr<weft::Staging> staging;      // non-contiguous datatypes only

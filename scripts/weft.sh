@@ -3,12 +3,14 @@
 #   scripts/weft.sh demo   install missing packages, build, run the ring demo on 4 ranks
 #   scripts/weft.sh test   install missing packages, build, run the whole test suite
 #   scripts/weft.sh build  install missing packages and build only
+#   scripts/weft.sh package  install missing packages, build, and make the Debian package
+#                          $BUILD_DIR/weft_<version>-1_<arch>.deb (installs into /opt/weft)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD_DIR=${WEFT_BUILD_DIR:-build}
 PACKAGES=(g++ gfortran python3 make cmake ninja-build pkg-config libucx-dev ucx-utils libfabric-dev libpmix-dev
-          libhwloc-dev catch2 iproute2 slurmd slurmctld slurm-client)
+          libhwloc-dev catch2 iproute2 slurmd slurmctld slurm-client man-db dpkg-dev file mmdebstrap)
 # Only for the tests: Chromium draws the profiler's HTML page (profiling.browser; skipped without).
 TEST_PACKAGES=(chromium)
 
@@ -44,7 +46,11 @@ case "${1:-}" in
     install_missing_packages "${TEST_PACKAGES[@]}"
     build
     ctest --test-dir "$BUILD_DIR" --output-on-failure --timeout 300 -j "$(nproc)" ;;
+  package)
+    build
+    (cd "$BUILD_DIR" && cpack -G DEB)
+    echo "weft: $(ls "$BUILD_DIR"/weft_*.deb) (install: apt-get install ./$(cd "$BUILD_DIR" && ls weft_*.deb))" ;;
   *)
-    echo "usage: $0 demo|test|build" >&2
+    echo "usage: $0 demo|test|build|package" >&2
     exit 2 ;;
 esac

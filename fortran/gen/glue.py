@@ -41,8 +41,12 @@ def _parameter(body, fn, p):
     if p.kind == "string":
         body.signature.append(f"char* {p.name}")
         body.hidden.append(f"size_t {p.name}_len")
-        cls = "StringIn" if p.intent == "in" else "StringOut"
-        body.prelude.append(f"{NS}{cls} {c}({p.name}, {p.name}_len);")
+        if p.intent != "in":
+            body.prelude.append(f"{NS}StringOut {c}({p.name}, {p.name}_len);")
+        elif fn.name.startswith("MPI_Info_"):  # keys and values lose blanks at both ends
+            body.prelude.append(f"{NS}StringIn {c}({p.name}, {p.name}_len, true);")
+        else:
+            body.prelude.append(f"{NS}StringIn {c}({p.name}, {p.name}_len);")
         body.args.append(f"{c}.c_str()")
         return
     if p.kind == "attrval":

@@ -102,18 +102,18 @@ HANDLE_TYPES = ("Comm", "Datatype", "Group", "Info", "Op", "Errhandler", "Win", 
                 "Session", "Request", "Message")
 
 
-def _generics(functions):
+def generics(functions):
     """mpi_f08's generic names and their specifics: a large-count MPI_X_c joins MPI_X's generic
     (MPI 4.1 §19.2) unless its dummies could not tell it apart; then it keeps its own name."""
-    generics = {}
+    by_generic = {}
     by_name = {fn.name: fn for fn in functions}
     for fn in functions:
         base = by_name.get(fn.name[:-2]) if fn.large_count else None
         if base is not None and resolution_key(base) != resolution_key(fn):
-            generics.setdefault(base.name, []).append(fn)
+            by_generic.setdefault(base.name, []).append(fn)
         else:
-            generics.setdefault(fn.name, []).append(fn)
-    return generics
+            by_generic.setdefault(fn.name, []).append(fn)
+    return by_generic
 
 
 def module_mpi_f08(constants, defines, functions):
@@ -129,7 +129,7 @@ def module_mpi_f08(constants, defines, functions):
         lines.append(f"interface operator({op})")
         lines += [f"  module procedure weft_{h.lower()}_{suffix}" for h in HANDLE_TYPES]
         lines.append("end interface")
-    for generic, specifics in _generics(functions).items():
+    for generic, specifics in generics(functions).items():
         for prefix in ("", "P"):
             lines.append(f"interface {prefix}{generic}")
             for fn in specifics:

@@ -240,7 +240,7 @@ int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) {
                       weft::attributes().remove(AttrKind::kDatatype, datatype, type_keyval));
 }
 
-// The MPI-1 names (deprecated, still in MPI 3.1): the communicator calls above, errors naming
+// The MPI-1 names (deprecated, still in MPI 4.1): the communicator calls above, errors naming
 // the function called. MPI_Copy_function / MPI_Delete_function are the MPI-2 callback types.
 int PMPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval,
                        void* extra_state) {

@@ -1,6 +1,7 @@
-// Communicator management: dup, dup_with_info, idup, idup_with_info, split, split_type, create,
-// create_group, free, compare, group, names and the inter-communicator test; dup, idup, split,
-// create, compare and free take intercommunicators too (runtime/comm/intercomm.hpp).
+// Communicator management: dup, dup_with_info, idup, idup_with_info, split, create, create_group,
+// free, compare, group, names and the inter-communicator test (split_type:
+// comm_split_type.cpp); dup, idup, split, create, compare and free take intercommunicators too
+// (runtime/comm/intercomm.hpp).
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -93,21 +94,6 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   return capi::report(comm, fn, weft::comm_split(*c, color, key, newcomm));
 }
 
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_Comm* newcomm) {
-  constexpr const char* fn = "MPI_Comm_split_type";
-  WEFT_REQUIRE_RUNNING(fn);
-  Comm* c = nullptr;
-  WEFT_CHECK(comm, fn, capi::intra_comm_arg(comm, "comm", &c));
-  WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
-  if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
-    return capi::report(
-        comm, fn,
-        Status::error(MPI_ERR_ARG, "invalid split_type=" + std::to_string(split_type) +
-                                       " (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)"));
-  }
-  return capi::report(comm, fn, weft::comm_split_type(*c, split_type, key, newcomm));
-}
-
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   constexpr const char* fn = "MPI_Comm_create";
   WEFT_REQUIRE_RUNNING(fn);
@@ -169,7 +155,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
   Comm* c = nullptr;
   WEFT_CHECK(comm, fn, comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_not_null(group, "group"));
-  *group = world().groups.add(std::make_shared<const groups::Members>(c->world_ranks));
+  *group = world().groups.add(std::make_shared<const groups::Members>(c->world_ranks), c->session);
   return MPI_SUCCESS;
 }
 
@@ -213,7 +199,6 @@ WEFT_MPI_ALIAS(MPI_Comm_dup_with_info)
 WEFT_MPI_ALIAS(MPI_Comm_idup)
 WEFT_MPI_ALIAS(MPI_Comm_idup_with_info)
 WEFT_MPI_ALIAS(MPI_Comm_split)
-WEFT_MPI_ALIAS(MPI_Comm_split_type)
 WEFT_MPI_ALIAS(MPI_Comm_create)
 WEFT_MPI_ALIAS(MPI_Comm_create_group)
 WEFT_MPI_ALIAS(MPI_Comm_free)

@@ -1,12 +1,13 @@
 // Datatype queries: size, extent and true extent (and their _x and _c forms), envelope and contents
-// (and their _c forms) (MPI 4.0 §5.1.5, §5.1.13), MPI_Type_match_size, and the MPI-1
-// MPI_Type_extent/lb/ub (removed in MPI 3.0).
+// (and their _c forms) (MPI 4.0 §5.1.5, §5.1.13), MPI_Type_match_size, MPI 4.1's
+// MPI_Type_get_value_index, and the MPI-1 MPI_Type_extent/lb/ub (removed in MPI 3.0).
 #include <algorithm>
 #include <climits>
 #include <string>
 #include <type_traits>
 
 #include "runtime/c_api/datatype_args.hpp"
+#include "runtime/datatype/predefined.hpp"
 
 using weft::Status;
 using weft::capi::kTypeErrors;
@@ -295,6 +296,20 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
   return MPI_SUCCESS;
 }
 
+// A handle to the predefined pair type for MPI_MINLOC/MPI_MAXLOC, or MPI_DATATYPE_NULL when the
+// two types have none: valid types that make no predefined pair are not an error.
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                              MPI_Datatype* pair_type) {
+  constexpr const char* fn = "MPI_Type_get_value_index";
+  WEFT_REQUIRE_RUNNING(fn);
+  const weft::Datatype* t = nullptr;
+  WEFT_CHECK(kTypeErrors, fn, weft::find_datatype(value_type, "value_type", &t));
+  WEFT_CHECK(kTypeErrors, fn, weft::find_datatype(index_type, "index_type", &t));
+  WEFT_CHECK(kTypeErrors, fn, capi::check_not_null(pair_type, "pair_type"));
+  *pair_type = weft::value_index_pair(value_type, index_type);
+  return MPI_SUCCESS;
+}
+
 }  // extern "C"
 
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
@@ -312,6 +327,7 @@ WEFT_MPI_ALIAS(MPI_Type_get_contents)
 WEFT_MPI_ALIAS(MPI_Type_get_envelope_c)
 WEFT_MPI_ALIAS(MPI_Type_get_contents_c)
 WEFT_MPI_ALIAS(MPI_Type_match_size)
+WEFT_MPI_ALIAS(MPI_Type_get_value_index)
 WEFT_MPI_ALIAS(MPI_Type_extent)
 WEFT_MPI_ALIAS(MPI_Type_lb)
 WEFT_MPI_ALIAS(MPI_Type_ub)

@@ -1,6 +1,6 @@
 // Error chapter, codes and classes: MPI_Error_string/_class, and user-defined classes, codes and
-// strings (MPI_Add_error_class/_code/_string). All may be called before MPI_Init and after
-// MPI_Finalize (MPI 4.0 §11.2.1).
+// strings (MPI_Add_error_class/_code/_string, and MPI 4.1's MPI_Remove_error_class/_code/_string,
+// §9.5). All may be called before MPI_Init and after MPI_Finalize (MPI 4.0 §11.2.1).
 #include "runtime/errors.hpp"
 
 #include <cstring>
@@ -63,6 +63,23 @@ int PMPI_Add_error_string(int errorcode, const char* string) {
   return capi::report(kNoComm, fn, weft::user_errors().set_string(errorcode, string));
 }
 
+int PMPI_Remove_error_class(int errorclass) {
+  WEFT_LOCKED_CALL();
+  return capi::report(kNoComm, "MPI_Remove_error_class",
+                      weft::user_errors().remove_class(errorclass));
+}
+
+int PMPI_Remove_error_code(int errorcode) {
+  WEFT_LOCKED_CALL();
+  return capi::report(kNoComm, "MPI_Remove_error_code", weft::user_errors().remove_code(errorcode));
+}
+
+int PMPI_Remove_error_string(int errorcode) {
+  WEFT_LOCKED_CALL();
+  return capi::report(kNoComm, "MPI_Remove_error_string",
+                      weft::user_errors().remove_string(errorcode));
+}
+
 }  // extern "C"
 
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
@@ -71,3 +88,6 @@ WEFT_MPI_ALIAS(MPI_Error_class)
 WEFT_MPI_ALIAS(MPI_Add_error_class)
 WEFT_MPI_ALIAS(MPI_Add_error_code)
 WEFT_MPI_ALIAS(MPI_Add_error_string)
+WEFT_MPI_ALIAS(MPI_Remove_error_class)
+WEFT_MPI_ALIAS(MPI_Remove_error_code)
+WEFT_MPI_ALIAS(MPI_Remove_error_string)

@@ -5,12 +5,13 @@
 
 #include "runtime/c_api/file_args.hpp"
 #include "runtime/c_api/pt2pt_args.hpp"
+#include "runtime/c_api/request_status.hpp"
 
 namespace weft::capi {
 namespace {
 
-// Checks c and runs it on its file; *status holds the outcome. With `background`, an
-// independent call is only started: *background is its request, completed by the I/O thread.
+// Checks c and runs it on its file; *status holds the outcome. With `background`, the call is
+// only started: *background is its request, completed by a thread of io/background.hpp.
 int run(const FileCall& c, MPI_Status* status, MPI_Request* background = nullptr) {
   io::File* f = nullptr;
   WEFT_FILE_LOOKUP(c.fh, c.fn, f);
@@ -24,7 +25,8 @@ int run(const FileCall& c, MPI_Status* status, MPI_Request* background = nullptr
   a.buf = const_cast<void*>(c.buf);
   a.count = m.count;
   a.type = m.type;
-  a.background = c.collective ? nullptr : background;
+  a.background = background;
+  a.fn = c.fn;
   size_t bytes = 0;
   const Status s = io::access(*f, a, &bytes);
   io::set_status(status, bytes);
@@ -44,7 +46,7 @@ int file_nonblocking(const FileCall& c, MPI_Request* request) {
   WEFT_FILE_CHECK(c.fh, c.fn, check_not_null(request, "request"));
   MPI_Status status;
   if (const int rc = run(c, &status, request)) return rc;
-  if (c.collective) WEFT_FILE_CHECK(c.fh, c.fn, completed_file_request(status, request));
+  (*request)->file = c.fh;
   return MPI_SUCCESS;
 }
 
@@ -58,11 +60,11 @@ int file_begin(const FileCall& c, const char* end_fn) {
         Status::error(MPI_ERR_OTHER, std::string("a split collective (ended by ") +
                                          f->split.end_fn + ") is already active on this file"));
   MPI_Status status;
-  if (const int rc = run(c, &status)) return rc;
+  if (const int rc = run(c, &status, &f->split.request)) return rc;
+  f->split.request->file = c.fh;
   f->split.active = true;
   f->split.end_fn = end_fn;
   f->split.buf = c.buf;
-  f->split.status = status;
   return MPI_SUCCESS;
 }
 
@@ -79,8 +81,10 @@ int file_end(const char* fn, MPI_File fh, const void* buf, MPI_Status* status) {
                           : std::string("no split collective was begun on this file")));
   if (buf != f->split.buf)
     WEFT_FILE_CHECK(fh, fn, Status::error(MPI_ERR_BUFFER, "buf is not the buffer of the _begin"));
+  MPI_Request r = f->split.request;
+  world().progress.wait_until([r] { return r->completion.done; });
   f->split.active = false;
-  if (status != MPI_STATUS_IGNORE) *status = f->split.status;
+  WEFT_FILE_CHECK(fh, fn, finish_request(&f->split.request, status));
   return MPI_SUCCESS;
 }
 

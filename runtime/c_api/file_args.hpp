@@ -1,6 +1,5 @@
 // What the I/O entry points share: raising an error on a file (its own error handler, or
-// MPI_FILE_NULL's for errors outside an open file), the lookup of a file handle, and the
-// completed requests the nonblocking calls return.
+// MPI_FILE_NULL's for errors outside an open file) and the lookup of a file handle.
 #pragma once
 #include "io/file.hpp"
 #include "mpi.h"
@@ -11,9 +10,6 @@ namespace weft::capi {
 // Raises `s` from `fn` on file `fh` through its error handler (MPI_FILE_NULL's when fh is not an
 // open file); returns the code.
 int report_file(MPI_File fh, const char* fn, const Status& s);
-// A request that is already complete and reports `status` (a generalized request, so Wait, Test
-// and MPI_Request_get_status see it like any other).
-Status completed_file_request(const MPI_Status& status, MPI_Request* request);
 
 }  // namespace weft::capi
 

@@ -6,7 +6,6 @@
 #include "io/manage.hpp"
 #include "mpi.h"
 #include "runtime/c_api/file_args.hpp"
-#include "runtime/datatype/external32.hpp"
 
 using weft::Status;
 namespace capi = weft::capi;
@@ -14,13 +13,14 @@ namespace io = weft::io;
 
 namespace {
 
-int register_datarep(const char* fn, const char* datarep, const io::UserDatarep& rep) {
+int register_datarep(const char* fn, const char* datarep, io::UserDatarep& rep) {
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_FILE_CHECK(MPI_FILE_NULL, fn, capi::check_not_null(datarep, "datarep"));
   WEFT_FILE_CHECK(
       MPI_FILE_NULL, fn,
       capi::check_not_null(reinterpret_cast<const void*>(rep.extent), "dtype_file_extent_fn"));
-  WEFT_FILE_CHECK(MPI_FILE_NULL, fn, io::register_datarep(datarep, rep));
+  rep.name = datarep;
+  WEFT_FILE_CHECK(MPI_FILE_NULL, fn, io::register_datarep(rep));
   return MPI_SUCCESS;
 }
 
@@ -31,10 +31,7 @@ int type_extent(const char* fn, MPI_File fh, MPI_Datatype datatype, MPI_Count* e
   const weft::Datatype* t = nullptr;
   WEFT_FILE_CHECK(fh, fn, weft::find_datatype(datatype, "datatype", &t));
   WEFT_FILE_CHECK(fh, fn, capi::check_not_null(extent, "extent"));
-  // external32 packs elements back to back; the native representations keep the extent.
-  *extent = f->view.representation() == io::Representation::kExternal32
-                ? MPI_Count(weft::external32_size(*t))
-                : MPI_Count(t->extent());
+  WEFT_FILE_CHECK(fh, fn, f->view.file_extent(*t, extent));
   return MPI_SUCCESS;
 }
 

@@ -19,10 +19,12 @@ Status group_arg(MPI_Group handle, const char* arg, GroupRef* out) {
   return weft::lookup_group(world().groups, handle, arg, out);
 }
 
-// A new handle for `members` (MPI_GROUP_EMPTY when there are none).
-MPI_Group new_group(groups::Members members) {
+// A new handle for `members` (MPI_GROUP_EMPTY when there are none), made from group `from`: it
+// derives from the session that group derives from.
+MPI_Group new_group(groups::Members members, MPI_Group from) {
   if (members.empty()) return MPI_GROUP_EMPTY;
-  return world().groups.add(std::make_shared<const groups::Members>(std::move(members)));
+  return world().groups.add(std::make_shared<const groups::Members>(std::move(members)),
+                            world().groups.session_of(from));
 }
 
 Status rank_list(int n, const int* ranks, const char* arg, std::vector<int>* out) {
@@ -43,7 +45,7 @@ int by_ranks(const char* fn, MPI_Group group, int n, const int* ranks, MPI_Group
   WEFT_CHECK(kReportOn, fn, rank_list(n, ranks, "ranks", &list));
   WEFT_CHECK(kReportOn, fn, capi::check_not_null(newgroup, "newgroup"));
   WEFT_CHECK(kReportOn, fn, pick(*g, list, &members));
-  *newgroup = new_group(std::move(members));
+  *newgroup = new_group(std::move(members), group);
   return MPI_SUCCESS;
 }
 
@@ -61,7 +63,7 @@ int by_ranges(const char* fn, MPI_Group group, int n, int ranges[][3], MPI_Group
   for (int i = 0; i < n; ++i) list.push_back({ranges[i][0], ranges[i][1], ranges[i][2]});
   groups::Members members;
   WEFT_CHECK(kReportOn, fn, pick(*g, list, &members));
-  *newgroup = new_group(std::move(members));
+  *newgroup = new_group(std::move(members), group);
   return MPI_SUCCESS;
 }
 
@@ -73,7 +75,7 @@ int combine(const char* fn, MPI_Group group1, MPI_Group group2, MPI_Group* newgr
   WEFT_CHECK(kReportOn, fn, group_arg(group1, "group1", &a));
   WEFT_CHECK(kReportOn, fn, group_arg(group2, "group2", &b));
   WEFT_CHECK(kReportOn, fn, capi::check_not_null(newgroup, "newgroup"));
-  *newgroup = new_group(op(*a, *b));
+  *newgroup = new_group(op(*a, *b), group1);
   return MPI_SUCCESS;
 }
 

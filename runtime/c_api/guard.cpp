@@ -1,6 +1,5 @@
 // Argument checks and error reporting at the C boundary.
 #include "runtime/c_api/guard.hpp"
-#include "runtime/wait_state.hpp"
 
 #include <cstdio>
 #include <string>
@@ -8,6 +7,8 @@
 #include "pt2pt/match_bits.hpp"
 #include "runtime/comm/errhandler.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/session/session.hpp"
+#include "runtime/wait_state.hpp"
 
 namespace weft::capi {
 
@@ -21,6 +22,16 @@ int report(MPI_Comm comm, const char* fn, const Status& s) {
   if (c == nullptr) c = w.comms.find(MPI_COMM_WORLD);  // errors with no valid communicator
   if (c == nullptr) return code;
   invoke_errhandler(c->handle, c->errhandler, code, message);
+  return code;
+}
+
+int report_session(MPI_Session session, const char* fn, const Status& s) {
+  if (s.ok()) return MPI_SUCCESS;
+  const Session* found = sessions().find(session);
+  if (found == nullptr) return report(MPI_COMM_SELF, fn, s);
+  const std::string message = std::string(fn) + ": " + s.message;
+  const int code = make_error_code(s.error_class, message);
+  invoke_errhandler(session, found->errhandler, code, message);
   return code;
 }
 

@@ -15,6 +15,9 @@ namespace weft::capi {
 // Raises `s` on communicator `comm` from MPI function `fn`; returns the error code to hand back
 // (only reached with MPI_ERRORS_RETURN). MPI_SUCCESS when s is ok.
 int report(MPI_Comm comm, const char* fn, const Status& s);
+// The same on session `session` (through its error handler), or on MPI_COMM_SELF when the
+// session is not valid.
+int report_session(MPI_Session session, const char* fn, const Status& s);
 
 // require_running's failure, out of line and cold: prints and returns the error code.
 [[gnu::cold]] int not_running(const char* fn);
@@ -84,6 +87,13 @@ Status check_inter(const Comm& c, const char* arg);
   do {                                                                  \
     ::weft::Status weft_s_ = (expr);                                    \
     if (!weft_s_.ok()) return ::weft::capi::report((comm), (fn), weft_s_); \
+  } while (0)
+
+// Fails the enclosing MPI function through its session's error handler.
+#define WEFT_SESSION_CHECK(session, fn, expr)                                         \
+  do {                                                                                \
+    ::weft::Status weft_s_ = (expr);                                                  \
+    if (!weft_s_.ok()) return ::weft::capi::report_session((session), (fn), weft_s_); \
   } while (0)
 
 // Holds the call lock (when it is needed) for an entry point that works before MPI_Init or after

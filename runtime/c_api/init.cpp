@@ -1,4 +1,5 @@
-// Environment chapter: init, finalize, abort, thread level, version, processor name, timers.
+// Environment chapter: init, finalize, abort, thread level, version, processor name, hardware
+// resources (MPI_Get_hw_resource_info), timers.
 #include <pmix.h>
 #include <time.h>
 #include <ucp/api/ucp.h>
@@ -13,7 +14,9 @@
 #include "runtime/c_api/guard.hpp"
 #include "runtime/comm/attributes.hpp"
 #include "runtime/comm/connect.hpp"
+#include "runtime/comm/info_objects.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/hardware.hpp"
 
 using weft::world;
 
@@ -141,6 +144,21 @@ int PMPI_Get_library_version(char* version, int* resultlen) {
   return MPI_SUCCESS;
 }
 
+// MPI 4.1 §9.1.2: a new info object with one key per hardware resource type of this node, as
+// hwloc names it ("hwloc://Core"), whose value says whether this process is restricted to one
+// instance of it now ("true") or spans several ("false"). The same URIs guide
+// MPI_Comm_split_type. Needs no initialised library.
+int PMPI_Get_hw_resource_info(MPI_Info* hw_info) {
+  constexpr const char* fn = "MPI_Get_hw_resource_info";
+  WEFT_LOCKED_CALL();
+  WEFT_CHECK(MPI_COMM_SELF, fn, weft::capi::check_not_null(hw_info, "hw_info"));
+  weft::InfoEntries entries;
+  for (const std::string& type : weft::hardware::present_types())
+    entries.emplace_back(type, weft::hardware::restricted_instance(type) >= 0 ? "true" : "false");
+  *hw_info = weft::infos().create(std::move(entries));
+  return MPI_SUCCESS;
+}
+
 double PMPI_Wtime(void) {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -167,5 +185,6 @@ WEFT_MPI_ALIAS(MPI_Is_thread_main)
 WEFT_MPI_ALIAS(MPI_Get_processor_name)
 WEFT_MPI_ALIAS(MPI_Get_version)
 WEFT_MPI_ALIAS(MPI_Get_library_version)
+WEFT_MPI_ALIAS(MPI_Get_hw_resource_info)
 WEFT_MPI_ALIAS(MPI_Wtime)
 WEFT_MPI_ALIAS(MPI_Wtick)

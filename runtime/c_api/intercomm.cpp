@@ -88,7 +88,8 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
   WEFT_CHECK(comm, fn, capi::comm_arg(comm, "comm", &c));
   WEFT_CHECK(comm, fn, capi::check_inter(*c, "comm"));
   WEFT_CHECK(comm, fn, capi::check_not_null(group, "group"));
-  *group = world().groups.add(std::make_shared<const weft::groups::Members>(c->remote_world_ranks));
+  *group = world().groups.add(std::make_shared<const weft::groups::Members>(c->remote_world_ranks),
+                              c->session);
   return MPI_SUCCESS;
 }
 

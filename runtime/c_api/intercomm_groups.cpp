@@ -20,6 +20,9 @@ namespace capi = weft::capi;
 
 namespace {
 
+// The communicators made along the way: they return errors, and belong to no session.
+constexpr weft::CommOrigin kTemporary{MPI_ERRORS_RETURN, MPI_SESSION_NULL};
+
 Status check_leader(int leader, const weft::groups::Members& group, const char* arg) {
   if (leader >= 0 && size_t(leader) < group.size()) return Status::success();
   return Status::error(MPI_ERR_RANK, "invalid rank " + std::string(arg) + "=" +
@@ -37,18 +40,21 @@ weft::LeaderLink leaders_link(int me, int them, const std::string& tag, MPI_Comm
     return link;
   }
   const weft::groups::Members both = {std::min(me, them), std::max(me, them)};
-  link.leader_args = weft::comm_from_group(both, tag + "\x1fleaders", MPI_ERRORS_RETURN, pair);
+  link.leader_args = weft::comm_from_group(both, tag + "\x1fleaders", kTemporary, pair);
   if (!link.leader_args.ok()) return link;
   link.peer = world().comms.find(*pair);
   link.remote_leader = them < me ? 0 : 1;
   return link;
 }
 
+// The intercommunicator takes `errhandler`, and the session of the local group (through the
+// communicator of that group it is made over).
 Status create(const weft::groups::Members& local, int local_leader,
               const weft::groups::Members& remote, int remote_leader, const std::string& tag,
-              MPI_Errhandler errhandler, MPI_Comm* out) {
+              MPI_Errhandler errhandler, MPI_Session session, MPI_Comm* out) {
   MPI_Comm local_comm = MPI_COMM_NULL;
-  WEFT_TRY(weft::comm_from_group(local, tag + "\x1flocal", MPI_ERRORS_RETURN, &local_comm));
+  WEFT_TRY(
+      weft::comm_from_group(local, tag + "\x1flocal", {MPI_ERRORS_RETURN, session}, &local_comm));
   Comm* lc = world().comms.find(local_comm);
   MPI_Comm pair = MPI_COMM_NULL;
   weft::LeaderLink link;
@@ -86,7 +92,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
   WEFT_CHECK(MPI_COMM_SELF, fn, capi::check_not_null(newintercomm, "newintercomm"));
   return capi::report(MPI_COMM_SELF, fn,
                       create(*local, local_leader, *remote, remote_leader, stringtag, handler,
-                             newintercomm));
+                             world().groups.session_of(local_group), newintercomm));
 }
 
 }  // extern "C"

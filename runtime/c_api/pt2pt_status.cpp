@@ -1,5 +1,7 @@
 // Point-to-point chapter, what a status says: MPI_Get_count and MPI_Get_elements in their int,
-// _x and large-count (_c) forms, all computed at MPI_Count width and narrowed for int.
+// _x and large-count (_c) forms, all computed at MPI_Count width and narrowed for int; and its
+// source, tag and error fields through calls (MPI_Status_get/set_source/_tag/_error, MPI 4.1
+// §3.2.5), which need no initialised library.
 #include <climits>
 
 #include "mpi.h"
@@ -49,6 +51,27 @@ int query(const char* fn, const MPI_Status* status, MPI_Datatype datatype, Out* 
   return MPI_SUCCESS;
 }
 
+// The status calls concern no communicator: their errors go to MPI_COMM_SELF's handler.
+constexpr MPI_Comm kNoComm = MPI_COMM_SELF;
+
+// MPI_Status_get_*: *value = the field of *status.
+int get_field(const char* fn, const MPI_Status* status, int MPI_Status::*field, int* value,
+              const char* value_arg) {
+  WEFT_LOCKED_CALL();  // an error reaches the communicator table
+  WEFT_CHECK(kNoComm, fn, capi::check_not_null(status, "status"));
+  WEFT_CHECK(kNoComm, fn, capi::check_not_null(value, value_arg));
+  *value = status->*field;
+  return MPI_SUCCESS;
+}
+
+// MPI_Status_set_*: any value is stored, as a receive would have stored it.
+int set_field(const char* fn, MPI_Status* status, int MPI_Status::*field, int value) {
+  WEFT_LOCKED_CALL();
+  WEFT_CHECK(kNoComm, fn, capi::check_not_null(status, "status"));
+  status->*field = value;
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -74,6 +97,25 @@ int PMPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Cou
   return query("MPI_Get_elements_c", status, datatype, count, basic_elements);
 }
 
+int PMPI_Status_get_source(const MPI_Status* status, int* source) {
+  return get_field("MPI_Status_get_source", status, &MPI_Status::MPI_SOURCE, source, "source");
+}
+int PMPI_Status_set_source(MPI_Status* status, int source) {
+  return set_field("MPI_Status_set_source", status, &MPI_Status::MPI_SOURCE, source);
+}
+int PMPI_Status_get_tag(const MPI_Status* status, int* tag) {
+  return get_field("MPI_Status_get_tag", status, &MPI_Status::MPI_TAG, tag, "tag");
+}
+int PMPI_Status_set_tag(MPI_Status* status, int tag) {
+  return set_field("MPI_Status_set_tag", status, &MPI_Status::MPI_TAG, tag);
+}
+int PMPI_Status_get_error(const MPI_Status* status, int* error) {
+  return get_field("MPI_Status_get_error", status, &MPI_Status::MPI_ERROR, error, "error");
+}
+int PMPI_Status_set_error(MPI_Status* status, int error) {
+  return set_field("MPI_Status_set_error", status, &MPI_Status::MPI_ERROR, error);
+}
+
 }  // extern "C"
 
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
@@ -82,3 +124,9 @@ WEFT_MPI_ALIAS(MPI_Get_count_c)
 WEFT_MPI_ALIAS(MPI_Get_elements)
 WEFT_MPI_ALIAS(MPI_Get_elements_x)
 WEFT_MPI_ALIAS(MPI_Get_elements_c)
+WEFT_MPI_ALIAS(MPI_Status_get_source)
+WEFT_MPI_ALIAS(MPI_Status_set_source)
+WEFT_MPI_ALIAS(MPI_Status_get_tag)
+WEFT_MPI_ALIAS(MPI_Status_set_tag)
+WEFT_MPI_ALIAS(MPI_Status_get_error)
+WEFT_MPI_ALIAS(MPI_Status_set_error)

@@ -4,7 +4,6 @@
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/c_api/request_status.hpp"
-#include "runtime/errors.hpp"
 #include "runtime/generalized_request.hpp"
 
 using weft::Status;
@@ -12,41 +11,6 @@ using weft::world;
 namespace capi = weft::capi;
 
 namespace {
-
-// Null requests and inactive persistent ones take no part in Waitany/Waitsome and friends.
-bool is_active(MPI_Request r) { return r != MPI_REQUEST_NULL && (!r->persistent || r->active); }
-bool is_done(MPI_Request r) { return is_active(r) && r->completion.done; }
-
-Status check_array(int count, const MPI_Request* requests) {
-  WEFT_TRY(capi::check_count(count, "count"));
-  if (count > 0) WEFT_TRY(capi::check_not_null(requests, "array_of_requests"));
-  return Status::success();
-}
-
-MPI_Status* status_at(MPI_Status* statuses, int i) {
-  return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-}
-
-// Completes every done request among `indices`, recording per-request errors in the statuses.
-// Returns MPI_ERR_IN_STATUS (raised on the failing request's communicator) if any failed.
-int finish_several(const char* fn, MPI_Request* requests, const int* indices, int n,
-                   MPI_Status* statuses, bool statuses_by_index) {
-  MPI_Comm failed_comm = MPI_COMM_NULL;
-  std::string first_error;
-  for (int k = 0; k < n; ++k) {
-    const int i = indices[k];
-    MPI_Status* st = status_at(statuses, statuses_by_index ? i : k);
-    const MPI_Comm comm = requests[i]->comm;
-    Status s = capi::finish_request(&requests[i], st);
-    if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = weft::make_error_code(s.error_class, s.message);
-    if (!s.ok() && first_error.empty()) {
-      failed_comm = comm;
-      first_error = "request " + std::to_string(i) + ": " + s.message;
-    }
-  }
-  if (first_error.empty()) return MPI_SUCCESS;
-  return capi::report(failed_comm, fn, Status::error(MPI_ERR_IN_STATUS, first_error));
-}
 
 // How errors name request `index` of MPI_Startall, or MPI_Start's one request (index -1).
 std::string request_arg(int index) {
@@ -93,8 +57,8 @@ int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
   }
   MPI_Request r = *request;
   world().progress.wait_until([r] { return r->completion.done; });
-  const MPI_Comm comm = r->comm;
-  return capi::report(comm, fn, capi::finish_request(request, status));
+  const capi::ErrorOwner owner = capi::owner_of(*r);
+  return capi::report_to(owner, fn, capi::finish_request(request, status));
 }
 
 int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
@@ -110,55 +74,41 @@ int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   if (!(*request)->completion.done) world().progress.poll();
   *flag = (*request)->completion.done;
   if (!*flag) return MPI_SUCCESS;
-  const MPI_Comm comm = (*request)->comm;
-  return capi::report(comm, fn, capi::finish_request(request, status));
+  const capi::ErrorOwner owner = capi::owner_of(**request);
+  return capi::report_to(owner, fn, capi::finish_request(request, status));
 }
 
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   constexpr const char* fn = "MPI_Waitall";
   WEFT_REQUIRE_RUNNING(fn);
-  WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_requests(count, requests));
   std::vector<int> active;
   for (int i = 0; i < count; ++i) {
     if (requests[i] == MPI_REQUEST_NULL) {
-      capi::empty_status(status_at(statuses, i));
+      capi::empty_status(capi::status_at(statuses, i));
       continue;
     }
     MPI_Request r = requests[i];
     world().progress.wait_until([r] { return r->completion.done; });
     active.push_back(i);
   }
-  return finish_several(fn, requests, active.data(), int(active.size()), statuses, true);
+  return capi::report_several(fn, requests, active.data(), int(active.size()), statuses, true,
+                              capi::Completing::kFinish);
 }
 
 int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
   constexpr const char* fn = "MPI_Testall";
   WEFT_REQUIRE_RUNNING(fn);
-  WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
-  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(flag, "flag"));
-  world().progress.poll();
-  std::vector<int> active;
-  for (int i = 0; i < count; ++i) {
-    if (requests[i] == MPI_REQUEST_NULL) continue;
-    if (!requests[i]->completion.done) {
-      *flag = 0;
-      return MPI_SUCCESS;
-    }
-    active.push_back(i);
-  }
-  *flag = 1;
-  for (int i = 0; i < count; ++i)
-    if (requests[i] == MPI_REQUEST_NULL) capi::empty_status(status_at(statuses, i));
-  return finish_several(fn, requests, active.data(), int(active.size()), statuses, true);
+  return capi::test_all(fn, count, requests, flag, statuses, capi::Completing::kFinish);
 }
 
 int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   constexpr const char* fn = "MPI_Waitany";
   WEFT_REQUIRE_RUNNING(fn);
-  WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_requests(count, requests));
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(index, "index"));
   bool any_active = false;
-  for (int i = 0; i < count; ++i) any_active |= is_active(requests[i]);
+  for (int i = 0; i < count; ++i) any_active |= capi::is_active(requests[i]);
   if (!any_active) {
     *index = MPI_UNDEFINED;
     capi::empty_status(status);
@@ -167,7 +117,7 @@ int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* stat
   int found = -1;
   world().progress.wait_until([&] {
     for (int i = 0; i < count; ++i) {
-      if (is_done(requests[i])) {
+      if (capi::is_done(requests[i])) {
         found = i;
         return true;
       }
@@ -175,71 +125,46 @@ int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* stat
     return false;
   });
   *index = found;
-  const MPI_Comm comm = requests[found]->comm;
-  return capi::report(comm, fn, capi::finish_request(&requests[found], status));
+  const capi::ErrorOwner owner = capi::owner_of(*requests[found]);
+  return capi::report_to(owner, fn, capi::finish_request(&requests[found], status));
 }
 
 int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
   constexpr const char* fn = "MPI_Testany";
   WEFT_REQUIRE_RUNNING(fn);
-  WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
-  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(index, "index"));
-  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(flag, "flag"));
-  world().progress.poll();
-  bool any_active = false;
-  for (int i = 0; i < count; ++i) {
-    any_active |= is_active(requests[i]);
-    if (!is_done(requests[i])) continue;
-    *index = i;
-    *flag = 1;
-    const MPI_Comm comm = requests[i]->comm;
-    return capi::report(comm, fn, capi::finish_request(&requests[i], status));
-  }
-  *index = MPI_UNDEFINED;
-  *flag = any_active ? 0 : 1;
-  if (!any_active) capi::empty_status(status);
-  return MPI_SUCCESS;
+  return capi::test_any(fn, count, requests, index, flag, status, capi::Completing::kFinish);
 }
 
 int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                  MPI_Status statuses[]) {
   constexpr const char* fn = "MPI_Waitsome";
   WEFT_REQUIRE_RUNNING(fn);
-  WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(incount, requests));
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_requests(incount, requests));
   WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(outcount, "outcount"));
   bool any_active = false;
-  for (int i = 0; i < incount; ++i) any_active |= is_active(requests[i]);
+  for (int i = 0; i < incount; ++i) any_active |= capi::is_active(requests[i]);
   if (!any_active) {
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
   }
   world().progress.wait_until([&] {
     for (int i = 0; i < incount; ++i)
-      if (is_done(requests[i])) return true;
+      if (capi::is_done(requests[i])) return true;
     return false;
   });
   int n = 0;
   for (int i = 0; i < incount; ++i)
-    if (is_done(requests[i])) indices[n++] = i;
+    if (capi::is_done(requests[i])) indices[n++] = i;
   *outcount = n;
-  return finish_several(fn, requests, indices, n, statuses, false);
+  return capi::report_several(fn, requests, indices, n, statuses, false, capi::Completing::kFinish);
 }
 
 int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
-                 MPI_Status statuses[]) {
+                  MPI_Status statuses[]) {
   constexpr const char* fn = "MPI_Testsome";
   WEFT_REQUIRE_RUNNING(fn);
-  WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(incount, requests));
-  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_null(outcount, "outcount"));
-  world().progress.poll();
-  bool any_active = false;
-  int n = 0;
-  for (int i = 0; i < incount; ++i) {
-    any_active |= is_active(requests[i]);
-    if (is_done(requests[i])) indices[n++] = i;
-  }
-  *outcount = any_active ? n : MPI_UNDEFINED;
-  return finish_several(fn, requests, indices, n, statuses, false);
+  return capi::test_some(fn, incount, requests, outcount, indices, statuses,
+                         capi::Completing::kFinish);
 }
 
 int PMPI_Request_free(MPI_Request* request) {
@@ -302,7 +227,7 @@ int PMPI_Start(MPI_Request* request) {
 int PMPI_Startall(int count, MPI_Request requests[]) {
   constexpr const char* fn = "MPI_Startall";
   WEFT_REQUIRE_RUNNING(fn);
-  WEFT_CHECK(MPI_COMM_WORLD, fn, check_array(count, requests));
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_requests(count, requests));
   for (int i = 0; i < count; ++i)
     WEFT_CHECK(comm_of(requests[i]), fn, start_persistent(requests[i], i));
   return MPI_SUCCESS;

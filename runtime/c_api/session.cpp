@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mpi.h"
+#include "pt2pt/buffered.hpp"
 #include "runtime/c_api/group_comm_args.hpp"
 #include "runtime/c_api/guard.hpp"
 #include "runtime/comm/errhandler.hpp"
@@ -20,24 +21,6 @@ using weft::world;
 namespace capi = weft::capi;
 
 namespace {
-
-// Raises `s` from `fn` on `session` (through its error handler), or on MPI_COMM_SELF when the
-// session is not valid.
-int report_session(MPI_Session session, const char* fn, const Status& s) {
-  if (s.ok()) return MPI_SUCCESS;
-  weft::Session* found = weft::sessions().find(session);
-  if (found == nullptr) return capi::report(MPI_COMM_SELF, fn, s);
-  const std::string message = std::string(fn) + ": " + s.message;
-  const int code = weft::make_error_code(s.error_class, message);
-  weft::invoke_errhandler(session, found->errhandler, code, message);
-  return code;
-}
-
-#define WEFT_SESSION_CHECK(session, fn, expr)                           \
-  do {                                                                  \
-    ::weft::Status weft_s_ = (expr);                                    \
-    if (!weft_s_.ok()) return report_session((session), (fn), weft_s_); \
-  } while (0)
 
 // The thread level an MPI_Session_init info asks for ("thread_level"), SINGLE when none.
 Status requested_level(MPI_Info info, int* level) {
@@ -97,6 +80,8 @@ int PMPI_Session_finalize(MPI_Session* session) {
   WEFT_CHECK(MPI_COMM_SELF, fn, capi::check_not_null(session, "session"));
   weft::Session* s = nullptr;
   WEFT_SESSION_CHECK(*session, fn, weft::lookup_session(*session, "session", &s));
+  // Its buffer goes once the messages buffered in it are sent (as MPI_Session_detach_buffer).
+  weft::pt2pt::forget_buffer(weft::pt2pt::BufferScope::session(*session));
   weft::errhandler_release(s->errhandler);
   weft::sessions().remove(*session);
   *session = MPI_SESSION_NULL;
@@ -123,7 +108,7 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info, int n, int* pset_le
   WEFT_SESSION_CHECK(session, fn, capi::check_not_null(pset_len, "pset_len"));
   const auto& names = weft::pset_names();
   if (n < 0 || size_t(n) >= names.size()) {
-    return report_session(
+    return capi::report_session(
         session, fn,
         Status::error(MPI_ERR_ARG, "invalid n=" + std::to_string(n) + " (" +
                                        std::to_string(names.size()) + " process sets: 0.." +
@@ -173,7 +158,7 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char* pset_name, MPI
   WEFT_SESSION_CHECK(session, fn, capi::check_not_null(newgroup, "newgroup"));
   auto members = std::make_shared<weft::groups::Members>();
   WEFT_SESSION_CHECK(session, fn, weft::pset_members(pset_name, "pset_name", members.get()));
-  *newgroup = world().groups.add(std::move(members));
+  *newgroup = world().groups.add(std::move(members), session);
   return MPI_SUCCESS;
 }
 
@@ -188,7 +173,8 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char* stringtag, MPI_Info
   MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
   WEFT_CHECK(MPI_COMM_SELF, fn, capi::new_comm_errhandler(errhandler, &handler));
   WEFT_CHECK(MPI_COMM_SELF, fn, capi::check_not_null(newcomm, "newcomm"));
-  return capi::report(MPI_COMM_SELF, fn, weft::comm_from_group(*g, stringtag, handler, newcomm));
+  const weft::CommOrigin origin{handler, world().groups.session_of(group)};
+  return capi::report(MPI_COMM_SELF, fn, weft::comm_from_group(*g, stringtag, origin, newcomm));
 }
 
 int PMPI_Session_create_errhandler(MPI_Session_errhandler_function* session_errhandler_fn,
@@ -232,7 +218,8 @@ int PMPI_Session_call_errhandler(MPI_Session session, int errorcode) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Session* s = nullptr;
   WEFT_SESSION_CHECK(session, fn, weft::lookup_session(session, "session", &s));
-  return report_session(session, fn, weft::call_errhandler(session, s->errhandler, fn, errorcode));
+  return capi::report_session(session, fn,
+                              weft::call_errhandler(session, s->errhandler, fn, errorcode));
 }
 
 MPI_Fint PMPI_Session_c2f(MPI_Session session) { return static_cast<MPI_Fint>(session); }

@@ -1,5 +1,5 @@
-// Small utilities: MPI_Pcontrol, MPI_Status_set_elements(_x/_c)/_cancelled,
-// MPI_Alloc_mem/MPI_Free_mem and MPI_Request_get_status.
+// Small utilities: MPI_Pcontrol, MPI_Status_set_elements(_x/_c)/_cancelled and
+// MPI_Alloc_mem/MPI_Free_mem.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -7,9 +7,8 @@
 
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
-#include "runtime/c_api/request_status.hpp"
-#include "runtime/datatype/datatype.hpp"
 #include "runtime/comm/info_objects.hpp"
+#include "runtime/datatype/datatype.hpp"
 
 using weft::Status;
 using weft::world;
@@ -132,23 +131,6 @@ int PMPI_Free_mem(void* base) {
   return MPI_SUCCESS;
 }
 
-// Like MPI_Test, but the request stays as it is: still to be completed by Wait/Test/Free.
-int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
-  constexpr const char* fn = "MPI_Request_get_status";
-  WEFT_REQUIRE_RUNNING(fn);
-  const MPI_Comm comm = request != MPI_REQUEST_NULL ? request->comm : kNoComm;
-  WEFT_CHECK(comm, fn, capi::check_not_null(flag, "flag"));
-  if (request == MPI_REQUEST_NULL || (request->persistent && !request->active)) {
-    *flag = 1;
-    capi::empty_status(status);
-    return MPI_SUCCESS;
-  }
-  if (!request->completion.done) world().progress.poll();
-  *flag = request->completion.done;
-  if (!*flag) return MPI_SUCCESS;
-  return capi::report(comm, fn, capi::completed_status(request, status));
-}
-
 }  // extern "C"
 
 // The profiling interface: each MPI_X is a weak alias of PMPI_X (runtime/c_api/guard.hpp).
@@ -159,4 +141,3 @@ WEFT_MPI_ALIAS(MPI_Status_set_elements_c)
 WEFT_MPI_ALIAS(MPI_Status_set_cancelled)
 WEFT_MPI_ALIAS(MPI_Alloc_mem)
 WEFT_MPI_ALIAS(MPI_Free_mem)
-WEFT_MPI_ALIAS(MPI_Request_get_status)

@@ -42,6 +42,10 @@ struct Comm {
   // on its context with, which share their parent's context id.
   bool internal = false;
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+  // The session it derives from (made by MPI_Comm_create_from_group from a group of that
+  // session, or from such a communicator); MPI_SESSION_NULL in the World model. Its buffered
+  // sends use that session's buffer when it has none of its own (pt2pt/buffered.hpp).
+  MPI_Session session = MPI_SESSION_NULL;
   uint32_t coll_seq = 0;  // collectives started so far; tags each one's messages
   int ops_in_flight = 0;  // collectives running on it (they keep a freed communicator alive)
   CallCacheRef prepared_calls;
@@ -73,6 +77,14 @@ struct Comm {
     return name.empty() ? "communicator " + std::to_string(handle) : name;
   }
 };
+
+// What a new communicator takes from where it comes from: the error handler, and the session.
+struct CommOrigin {
+  MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+  MPI_Session session = MPI_SESSION_NULL;
+};
+// A communicator made from `parent` (dup, split, create, merge...) takes both from it.
+inline CommOrigin origin_of(const Comm& parent) { return {parent.errhandler, parent.session}; }
 
 class CommTable {
  public:

@@ -162,7 +162,7 @@ Status comm_meet(Comm& local, int root, Side side, const std::string& port, MPI_
   // The connector's root has answered over the link, so it has read the offer.
   if (leader && side == Side::kAccept)
     (void)world().kvs->unpublish(port + "#a" + std::to_string(header[2]));
-  *out = register_inter(local.world_ranks, remote, pairs, local.errhandler);
+  *out = register_inter(local.world_ranks, remote, pairs, origin_of(local));
   return Status::success();
 }
 

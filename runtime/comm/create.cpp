@@ -1,10 +1,7 @@
 // Communicator construction over a parent, with the internal collectives it needs.
 #include "runtime/comm/create.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstring>
 
 #include "coll/coll.hpp"
 #include "coll/regular_call.hpp"
@@ -30,7 +27,7 @@ Status build(Comm& parent, const groups::Members& members, MPI_Comm* out) {
   const bool member = groups::rank_of(members, my_world_rank()) != MPI_UNDEFINED;
   uint32_t pair = 0;
   WEFT_TRY(agree_context(parent, member, &pair));
-  *out = member ? register_comm(members, pair, parent.errhandler) : MPI_COMM_NULL;
+  *out = member ? register_comm(members, pair, origin_of(parent)) : MPI_COMM_NULL;
   if (member) inherit_nodes(parent, *world().comms.find(*out));
   return Status::success();
 }
@@ -81,14 +78,15 @@ Status agree_context(Comm& comm, bool member, uint32_t* pair) {
       pair);
 }
 
-MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhandler errhandler) {
+MPI_Comm register_comm(const groups::Members& members, uint32_t pair, CommOrigin origin) {
   auto c = std::make_unique<Comm>();
   c->world_ranks = members;
   c->size = int(members.size());
   c->rank = groups::rank_of(members, my_world_rank());
   c->context = 2 * pair;
-  c->errhandler = errhandler;
-  errhandler_retain(errhandler);
+  c->errhandler = origin.errhandler;
+  c->session = origin.session;
+  errhandler_retain(origin.errhandler);
   return world().comms.add(std::move(c));
 }
 
@@ -117,7 +115,7 @@ Status finish_dup(MPI_Comm parent, DupHints hints, MPI_Comm* made) {
 
 Status comm_free(MPI_Comm handle) {
   WEFT_TRY(attributes_on_comm_free(handle));
-  pt2pt::forget_buffer(handle);  // so that a later communicator with this handle has none
+  pt2pt::forget_buffer(pt2pt::BufferScope::comm(handle));  // a later one with this handle has none
   comm_info_on_free(handle);
   errhandler_release(world().comms.find(handle)->errhandler);
   world().comms.retire(handle);
@@ -146,24 +144,9 @@ Status comm_split(Comm& parent, int color, int key, MPI_Comm* out) {
   const groups::Members members = split_members(all, parent.world_ranks, color);
   uint32_t pair = 0;
   WEFT_TRY(agree_context(parent, color != MPI_UNDEFINED, &pair));
-  *out = color == MPI_UNDEFINED ? MPI_COMM_NULL : register_comm(members, pair, parent.errhandler);
+  *out = color == MPI_UNDEFINED ? MPI_COMM_NULL : register_comm(members, pair, origin_of(parent));
   if (color != MPI_UNDEFINED) inherit_nodes(parent, *world().comms.find(*out));
   return Status::success();
-}
-
-Status comm_split_type(Comm& parent, int split_type, int key, MPI_Comm* out) {
-  // Node names (the launcher's, see Kvs), gathered so that each rank can find the first rank on
-  // its node: the color.
-  char host[MPI_MAX_PROCESSOR_NAME] = {};
-  world().kvs->job().hostname.copy(host, sizeof host - 1);
-  std::vector<char> hosts(size_t(parent.size) * sizeof host);
-  WEFT_TRY(internal_allgather(parent, host, sizeof host, hosts.data()));
-  int color = MPI_UNDEFINED;
-  if (split_type == MPI_COMM_TYPE_SHARED) {
-    for (int r = 0; r < parent.size && color == MPI_UNDEFINED; ++r)
-      if (std::strcmp(&hosts[size_t(r) * sizeof host], host) == 0) color = r;
-  }
-  return comm_split(parent, color, key, out);
 }
 
 Status comm_create(Comm& parent, const groups::Members& group, MPI_Comm* out) {
@@ -189,7 +172,7 @@ Status comm_create_group(Comm& parent, const groups::Members& group, int tag, MP
   uint32_t pair = 0;
   WEFT_TRY(agree_among(group, parent.context, uint32_t(tag), "the group of MPI_Comm_create_group",
                        &pair));
-  *out = register_comm(group, pair, parent.errhandler);
+  *out = register_comm(group, pair, origin_of(parent));
   return Status::success();
 }
 

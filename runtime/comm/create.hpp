@@ -35,8 +35,6 @@ Status comm_split(Comm& parent, int color, int key, MPI_Comm* out);
 // (color, key) pair in `color_key`; empty for MPI_UNDEFINED.
 groups::Members split_members(const std::vector<int>& color_key, const groups::Members& ranks,
                               int color);
-// MPI_Comm_split_type: MPI_COMM_TYPE_SHARED groups the ranks on one node (same host name).
-Status comm_split_type(Comm& parent, int split_type, int key, MPI_Comm* out);
 // MPI_Comm_create: collective over `parent`; the members of `group` (disjoint groups allowed
 // across processes) get a communicator, the others MPI_COMM_NULL.
 Status comm_create(Comm& parent, const groups::Members& group, MPI_Comm* out);
@@ -53,7 +51,7 @@ Status agree_context(Comm& comm, bool member, uint32_t* pair);
 Status agree_among(const groups::Members& group, uint32_t context, uint32_t tag, const char* name,
                    uint32_t* pair);
 // Registers the communicator of `members` (this process among them) on context `pair`.
-MPI_Comm register_comm(const groups::Members& members, uint32_t pair, MPI_Errhandler errhandler);
+MPI_Comm register_comm(const groups::Members& members, uint32_t pair, CommOrigin origin);
 
 // MPI_Comm_idup and MPI_Comm_idup_with_info (runtime/comm/idup.cpp): *out becomes a request
 // that completes once the new communicator's handle is in *newcomm. Its hints are as comm_dup

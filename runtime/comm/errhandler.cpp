@@ -23,9 +23,10 @@ MPI_Errhandler ErrhandlerTable::create(MPI_Comm_errhandler_function* fn) {
 
 Status ErrhandlerTable::check(MPI_Errhandler handle, const char* arg) const {
   if (is_predefined(handle) || entries_.count(handle) != 0) return Status::success();
-  return Status::error(MPI_ERR_ARG, std::string("invalid error handler ") + arg + "=" +
-                                        (handle == MPI_ERRHANDLER_NULL ? "MPI_ERRHANDLER_NULL"
-                                                                       : std::to_string(handle)));
+  return Status::error(
+      MPI_ERR_ERRHANDLER,
+      std::string("invalid error handler ") + arg + "=" +
+          (handle == MPI_ERRHANDLER_NULL ? "MPI_ERRHANDLER_NULL" : std::to_string(handle)));
 }
 
 MPI_Comm_errhandler_function* ErrhandlerTable::function(MPI_Errhandler handle) const {

@@ -15,7 +15,8 @@ class ErrhandlerTable {
  public:
   // A new user handler holding one reference: the handle given to the user.
   MPI_Errhandler create(MPI_Comm_errhandler_function* fn);
-  // A predefined handler or a live user handler; otherwise MPI_ERR_ARG naming `arg` and the value.
+  // A predefined handler or a live user handler; otherwise MPI_ERR_ERRHANDLER (MPI 4.1) naming
+  // `arg` and the value.
   Status check(MPI_Errhandler handle, const char* arg) const;
   // The function of a user handler; nullptr for a predefined or unknown handle.
   MPI_Comm_errhandler_function* function(MPI_Errhandler handle) const;

@@ -7,17 +7,20 @@ namespace weft {
 
 void GroupTable::init_predefined() {
   groups_.assign(2, nullptr);
+  sessions_.assign(2, MPI_SESSION_NULL);
   groups_[MPI_GROUP_EMPTY] = std::make_shared<const groups::Members>();
 }
 
-MPI_Group GroupTable::add(GroupRef members) {
+MPI_Group GroupTable::add(GroupRef members, MPI_Session session) {
   for (size_t i = MPI_GROUP_EMPTY + 1; i < groups_.size(); ++i) {
     if (groups_[i] == nullptr) {
       groups_[i] = std::move(members);
+      sessions_[i] = session;
       return MPI_Group(i);
     }
   }
   groups_.push_back(std::move(members));
+  sessions_.push_back(session);
   return MPI_Group(groups_.size() - 1);
 }
 

@@ -32,6 +32,7 @@ class CommIdup final : public Activity {
     members_.context = parent.context;
     members_.internal = true;
     members_.errhandler = parent.errhandler;
+    members_.session = parent.session;
     members_.topology = parent.topology;
     members_.name = parent.display_name() + " (MPI_Comm_idup)";
     members_.coll_seq = kIdupSeqBit | ((parent.coll_seq++ & 0x3fff) << 6);
@@ -133,8 +134,8 @@ class CommIdup final : public Activity {
     if (flag_ == 1) {
       *newcomm_ = members_.is_inter()
                       ? register_inter(members_.world_ranks, members_.remote_world_ranks, pairs_,
-                                       members_.errhandler)
-                      : register_comm(members_.world_ranks, pairs_[0], members_.errhandler);
+                                       origin_of(members_))
+                      : register_comm(members_.world_ranks, pairs_[0], origin_of(members_));
       world().comms.find(*newcomm_)->topology = members_.topology;
       return finish(finish_dup(parent_, hints_, newcomm_));
     }

@@ -133,8 +133,8 @@ Status remote_allgather(Comm& inter, const void* mine, size_t bytes, void* all) 
 }  // namespace
 
 MPI_Comm register_inter(const groups::Members& local, const groups::Members& remote,
-                        const uint32_t pairs[2], MPI_Errhandler errhandler) {
-  const MPI_Comm handle = register_comm(local, pairs[0], errhandler);
+                        const uint32_t pairs[2], CommOrigin origin) {
+  const MPI_Comm handle = register_comm(local, pairs[0], origin);
   Comm* c = world().comms.find(handle);
   c->remote_world_ranks = remote;
   c->local = std::make_shared<Comm>();
@@ -186,7 +186,7 @@ Status intercomm_create(Comm& local, int local_leader, const LeaderLink& link, M
   WEFT_TRY(overlap_check(local.world_ranks, remote));
   uint32_t pairs[2];
   WEFT_TRY(agree_inter_pairs(local, local_leader, link, pairs));
-  *out = register_inter(local.world_ranks, remote, pairs, local.errhandler);
+  *out = register_inter(local.world_ranks, remote, pairs, origin_of(local));
   return Status::success();
 }
 
@@ -220,14 +220,14 @@ Status intercomm_merge(Comm& inter, bool high, MPI_Comm* out) {
   members.insert(members.end(), second.begin(), second.end());
   uint32_t pair = 0;
   WEFT_TRY(agree_inter_pairs(inter, true, 1, &pair));
-  *out = register_comm(members, pair, inter.errhandler);
+  *out = register_comm(members, pair, origin_of(inter));
   return Status::success();
 }
 
 Status inter_dup(Comm& inter, MPI_Comm* out) {
   uint32_t pairs[2];
   WEFT_TRY(agree_inter_pairs(inter, true, 2, pairs));
-  *out = register_inter(inter.world_ranks, inter.remote_world_ranks, pairs, inter.errhandler);
+  *out = register_inter(inter.world_ranks, inter.remote_world_ranks, pairs, origin_of(inter));
   return Status::success();
 }
 
@@ -246,7 +246,7 @@ Status inter_split(Comm& inter, int color, int key, MPI_Comm* out) {
   const bool member = color != MPI_UNDEFINED && !remote.empty();
   uint32_t pairs[2];
   WEFT_TRY(agree_inter_pairs(inter, member, 2, pairs));
-  *out = member ? register_inter(local, remote, pairs, inter.errhandler) : MPI_COMM_NULL;
+  *out = member ? register_inter(local, remote, pairs, origin_of(inter)) : MPI_COMM_NULL;
   return Status::success();
 }
 
@@ -264,7 +264,7 @@ Status inter_create(Comm& inter, const groups::Members& group, MPI_Comm* out) {
   const bool member = place != MPI_UNDEFINED && !remote.empty();
   uint32_t pairs[2];
   WEFT_TRY(agree_inter_pairs(inter, member, 2, pairs));
-  *out = member ? register_inter(group, remote, pairs, inter.errhandler) : MPI_COMM_NULL;
+  *out = member ? register_inter(group, remote, pairs, origin_of(inter)) : MPI_COMM_NULL;
   return Status::success();
 }
 

@@ -49,7 +49,7 @@ Status agree_pairs(bool member, int n, const AndOverMembers& combine, uint32_t* 
 // AND theirs, and each leader broadcasts the result in its group. Collective over `local`.
 Status agree_inter_pairs(Comm& local, int leader, const LeaderLink& link, uint32_t pairs[2]);
 MPI_Comm register_inter(const groups::Members& local, const groups::Members& remote,
-                        const uint32_t pairs[2], MPI_Errhandler errhandler);
+                        const uint32_t pairs[2], CommOrigin origin);
 // MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL for two communicators, either kind.
 int compare_comms(const Comm& a, const Comm& b);
 

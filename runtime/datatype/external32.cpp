@@ -165,31 +165,11 @@ size_t external_size(const PredefinedType& t) {
   return n;
 }
 
-// Calls visit(basic type) for each basic element of one pass over `sig`, in order; stops early
-// when visit returns false.
-template <typename Visit>
-bool for_each_basic(const Signature& sig, Visit& visit) {
-  for (const SignatureSegment& s : sig) {
-    for (size_t i = 0; i < s.count; ++i) {
-      const bool go = s.basic != MPI_DATATYPE_NULL ? visit(s.basic) : for_each_basic(s.body, visit);
-      if (!go) return false;
-    }
-  }
-  return true;
-}
-
-size_t signature_external_size(const Signature& sig) {
-  size_t n = 0;
-  for (const SignatureSegment& s : sig) {
-    n += s.count * (s.basic != MPI_DATATYPE_NULL ? external_size(predefined_type(s.basic))
-                                                 : signature_external_size(s.body));
-  }
-  return n;
-}
+size_t external_size_of(MPI_Datatype basic) { return external_size(predefined_type(basic)); }
 
 }  // namespace
 
-size_t external32_size(const Datatype& t) { return signature_external_size(t.signature()); }
+size_t external32_size(const Datatype& t) { return signature_sum(t.signature(), external_size_of); }
 
 Status pack_external32(const Datatype& t, const void* buf, size_t count, unsigned char* out) {
   std::vector<unsigned char> native(count * t.size());

@@ -146,4 +146,24 @@ static_assert(sizeof(kTable) / sizeof(kTable[0]) == kLastPredefinedType + 1,
 
 const PredefinedType& predefined_type(MPI_Datatype h) { return kTable[h]; }
 
+MPI_Datatype value_index_pair(MPI_Datatype value, MPI_Datatype index) {
+  struct Pair {
+    MPI_Datatype value, index, pair;
+  };
+  static constexpr Pair kPairs[] = {
+      {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},
+      {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
+      {MPI_LONG, MPI_INT, MPI_LONG_INT},
+      {MPI_INT, MPI_INT, MPI_2INT},
+      {MPI_SHORT, MPI_INT, MPI_SHORT_INT},
+      {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+      {MPI_REAL, MPI_REAL, MPI_2REAL},
+      {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
+      {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER},
+  };
+  for (const Pair& p : kPairs)
+    if (p.value == value && p.index == index) return p.pair;
+  return MPI_DATATYPE_NULL;
+}
+
 }  // namespace weft

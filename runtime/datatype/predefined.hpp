@@ -43,4 +43,9 @@ inline bool is_predefined_type(MPI_Datatype h) { return h > 0 && h <= kLastPrede
 // The entry of a predefined handle (is_predefined_type(h) must hold).
 const PredefinedType& predefined_type(MPI_Datatype h);
 
+// MPI_Type_get_value_index (MPI 4.1 §6.9.4): the predefined pair type of a value type and an
+// index type (MPI_FLOAT and MPI_INT: MPI_FLOAT_INT; Fortran's MPI_REAL twice: MPI_2REAL), or
+// MPI_DATATYPE_NULL where no pair type is predefined.
+MPI_Datatype value_index_pair(MPI_Datatype value, MPI_Datatype index);
+
 }  // namespace weft

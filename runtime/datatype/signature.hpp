@@ -34,4 +34,28 @@ long long signature_elements(const Signature& sig, size_t element_bytes, size_t 
 // MPI_DATATYPE_NULL (count 0) when it mixes types or is empty.
 MPI_Datatype signature_basic_type(const Signature& sig, size_t* count);
 
+// Calls visit(basic type) for each basic element of one pass over `sig`, in order; stops early
+// (and returns false) when visit returns false.
+template <typename Visit>
+bool for_each_basic(const Signature& sig, Visit& visit) {
+  for (const SignatureSegment& s : sig) {
+    for (size_t i = 0; i < s.count; ++i) {
+      const bool go = s.basic != MPI_DATATYPE_NULL ? visit(s.basic) : for_each_basic(s.body, visit);
+      if (!go) return false;
+    }
+  }
+  return true;
+}
+
+// The sum of weight(basic type) over the basic elements of one pass over `sig`, one call of
+// `weight` per run (repeats are multiplied, not walked): e.g. the bytes of one element in a
+// representation that gives each predefined type its own size.
+template <typename Weight>
+size_t signature_sum(const Signature& sig, Weight&& weight) {
+  size_t n = 0;
+  for (const SignatureSegment& s : sig)
+    n += s.count * (s.basic != MPI_DATATYPE_NULL ? weight(s.basic) : signature_sum(s.body, weight));
+  return n;
+}
+
 }  // namespace weft

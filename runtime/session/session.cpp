@@ -63,8 +63,8 @@ int thread_level_from_name(const std::string& name) {
 
 const char* thread_level_name(int level) { return kLevelNames[level - MPI_THREAD_SINGLE]; }
 
-Status comm_from_group(const groups::Members& group, const std::string& tag,
-                       MPI_Errhandler errhandler, MPI_Comm* out) {
+Status comm_from_group(const groups::Members& group, const std::string& tag, CommOrigin origin,
+                       MPI_Comm* out) {
   if (groups::rank_of(group, my_world_rank()) == MPI_UNDEFINED) {
     return Status::error(MPI_ERR_GROUP,
                          "invalid group: this process is not a member (only the group's members "
@@ -80,7 +80,7 @@ Status comm_from_group(const groups::Members& group, const std::string& tag,
   uint32_t pair = 0;
   WEFT_TRY(agree_among(group, 2 * ContextIds::kFromGroupPair, hash,
                        "the group of MPI_Comm_create_from_group", &pair));
-  *out = register_comm(group, pair, errhandler);
+  *out = register_comm(group, pair, origin);
   return Status::success();
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mpi.h"
+#include "runtime/comm/comm.hpp"
 #include "runtime/comm/group_ops.hpp"
 #include "runtime/comm/info_objects.hpp"
 #include "runtime/status.hpp"
@@ -52,8 +53,8 @@ const char* thread_level_name(int level);
 
 // MPI_Comm_create_from_group's work: collective over the members of `group` (this process among
 // them, or MPI_ERR_GROUP); `tag` and the members tell concurrent calls apart. The communicator
-// gets `errhandler`.
-Status comm_from_group(const groups::Members& group, const std::string& tag,
-                       MPI_Errhandler errhandler, MPI_Comm* out);
+// gets the error handler and the session of `origin`.
+Status comm_from_group(const groups::Members& group, const std::string& tag, CommOrigin origin,
+                       MPI_Comm* out);
 
 }  // namespace weft

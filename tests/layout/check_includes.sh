@@ -26,7 +26,7 @@ check() {
 
 check runtime/datatype only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*'
 check runtime/op only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*' 'runtime/op/*'
-check io only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*' 'io/*'
+check io only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*' 'runtime/library_threads.hpp' 'io/*'
 check runtime/comm never 'runtime/topology/*' 'runtime/c_api/*' 'runtime/info/*'
 check runtime/topology never 'runtime/c_api/*' 'runtime/info/*'
 check runtime/session never 'runtime/c_api/*' 'runtime/info/*'

@@ -82,9 +82,9 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
 
   check_context("error paths");
-  EXPECT_ERROR(MPI_Comm_set_errhandler(MPI_COMM_WORLD, 9999), MPI_ERR_ARG,
+  EXPECT_ERROR(MPI_Comm_set_errhandler(MPI_COMM_WORLD, 9999), MPI_ERR_ERRHANDLER,
                "MPI_Comm_set_errhandler", "errhandler=9999");
-  EXPECT_ERROR(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL), MPI_ERR_ARG,
+  EXPECT_ERROR(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL), MPI_ERR_ERRHANDLER,
                "MPI_Comm_set_errhandler", "errhandler=MPI_ERRHANDLER_NULL");
   EXPECT_ERROR(MPI_Comm_set_errhandler(MPI_COMM_NULL, MPI_ERRORS_RETURN), MPI_ERR_COMM,
                "MPI_Comm_set_errhandler", "comm=MPI_COMM_NULL");
@@ -95,7 +95,8 @@ int main(int argc, char** argv) {
   EXPECT_ERROR(MPI_Comm_create_errhandler(record, NULL), MPI_ERR_ARG, "MPI_Comm_create_errhandler",
                "errhandler=NULL");
   MPI_Errhandler bogus = 4242;
-  EXPECT_ERROR(MPI_Errhandler_free(&bogus), MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler=4242");
+  EXPECT_ERROR(MPI_Errhandler_free(&bogus), MPI_ERR_ERRHANDLER, "MPI_Errhandler_free",
+               "errhandler=4242");
   CHECK(bogus == 4242);
   EXPECT_ERROR(MPI_Errhandler_free(NULL), MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler=NULL");
   EXPECT_ERROR(MPI_Comm_call_errhandler(MPI_COMM_NULL, MPI_ERR_OTHER), MPI_ERR_COMM,

@@ -23,7 +23,10 @@ int main(int argc, char** argv) {
   CHECK(flag == 1);
   int version = 0, subversion = -1;
   MPI_Get_version(&version, &subversion);
-  CHECK((version == 3 || version == 4) && subversion >= 0);
+  CHECK(version == MPI_VERSION && subversion == MPI_SUBVERSION);
+#ifdef WEFT_MPI
+  CHECK(version == 4 && subversion == 1); /* MPI 4.1 */
+#endif
   char text[MPI_MAX_LIBRARY_VERSION_STRING];
   int len = 0;
   MPI_Get_library_version(text, &len);

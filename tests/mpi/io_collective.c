@@ -1,7 +1,8 @@
 /* Collective buffering (two-phase I/O): collective writes and reads through interleaved views
  * (a 3-D subarray cut along its fastest dimension, a strided view leaving holes) with
- * romio_cb_write/romio_cb_read forced on, forced off and automatic, cb_nodes 1 and 2, and a
- * cb_buffer_size much smaller than the data (many rounds): the file must come out the same. */
+ * romio_cb_write/romio_cb_read forced on, forced off and automatic, cb_nodes 1 to 8, a
+ * cb_buffer_size much smaller than the data (many rounds), and file domains aligned to a
+ * striping_unit (uneven domains, some empty): the file must come out the same. */
 #include "io_common.h"
 
 enum { NZ = 4, NY = 5, NX = 3 }; /* a rank's block; the global array is NZ x NY x (NX * size) */
@@ -12,6 +13,7 @@ typedef struct {
   const char* cb;     /* romio_cb_write and romio_cb_read */
   const char* nodes;  /* cb_nodes, or NULL */
   const char* buffer; /* cb_buffer_size, or NULL */
+  const char* stripe; /* striping_unit (the file domains' alignment), or NULL */
 } Config;
 
 static MPI_File open_with(const char* path, const Config* c) {
@@ -21,6 +23,7 @@ static MPI_File open_with(const char* path, const Config* c) {
   MPI_Info_set(info, "romio_cb_read", c->cb);
   if (c->nodes) MPI_Info_set(info, "cb_nodes", c->nodes);
   if (c->buffer) MPI_Info_set(info, "cb_buffer_size", c->buffer);
+  if (c->stripe) MPI_Info_set(info, "striping_unit", c->stripe);
   MPI_File fh;
   CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
   MPI_Info_free(&info);
@@ -33,6 +36,10 @@ static MPI_File open_with(const char* path, const Config* c) {
   if (c->nodes) {
     MPI_Info_get(used, "cb_nodes", sizeof v - 1, v, &flag);
     CHECK(flag && strcmp(v, c->nodes) == 0);
+  }
+  if (c->stripe) {
+    MPI_Info_get(used, "striping_unit", sizeof v - 1, v, &flag);
+    CHECK(flag && strcmp(v, c->stripe) == 0);
   }
   MPI_Info_free(&used);
   return fh;
@@ -130,14 +137,16 @@ int main(int argc, char** argv) {
   int size = 0;
   const int rank = io_start(&argc, &argv, "collective.dat", path, sizeof path, &size);
   const Config configs[] = {
-      {"enable", NULL, NULL}, {"disable", NULL, NULL}, {"automatic", NULL, NULL},
-      {"enable", "1", "100"}, {"enable", "2", "64"},   {"automatic", "2", "4096"},
+      {"enable", NULL, NULL, NULL}, {"disable", NULL, NULL, NULL}, {"automatic", NULL, NULL, NULL},
+      {"enable", "1", "100", NULL}, {"enable", "2", "64", NULL},   {"automatic", "2", "4096", NULL},
+      {"enable", "2", "64", "12"},  {"enable", "3", NULL, "4096"}, {"enable", "8", "100", "40"},
   };
   const int count = (int)(sizeof configs / sizeof configs[0]);
   for (int c = 0; c < count; ++c) {
-    check_context("config %d (cb %s, cb_nodes %s, cb_buffer_size %s)", c, configs[c].cb,
-                  configs[c].nodes ? configs[c].nodes : "-",
-                  configs[c].buffer ? configs[c].buffer : "-");
+    check_context("config %d (cb %s, cb_nodes %s, cb_buffer_size %s, striping_unit %s)", c,
+                  configs[c].cb, configs[c].nodes ? configs[c].nodes : "-",
+                  configs[c].buffer ? configs[c].buffer : "-",
+                  configs[c].stripe ? configs[c].stripe : "-");
     if (rank == 0) unlink(path);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_File fh = open_with(path, &configs[c]);

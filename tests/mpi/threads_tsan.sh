@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The MPI_THREAD_MULTIPLE programs built with ThreadSanitizer and run under weftrun: configures
-# and builds a second build directory (library and programs, -fsanitize=thread), then runs each
-# program at 1, 2 and 4 ranks; any ThreadSanitizer report fails the test.
+# The MPI_THREAD_MULTIPLE programs (and the MPI-IO ones that run work on io/'s threads) built
+# with ThreadSanitizer and run under weftrun: configures and builds a second build directory
+# (library and programs, -fsanitize=thread), then runs each program at 1, 2 and 4 ranks; any
+# ThreadSanitizer report fails the test.
 # Usage: threads_tsan.sh SOURCE_DIR TSAN_BUILD_DIR WEFTRUN PROGRAM...
 set -euo pipefail
 src=$1 dir=$2 weftrun=$3

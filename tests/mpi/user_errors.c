@@ -1,6 +1,9 @@
 /* User-defined error classes, codes and strings: MPI_Add_error_class/_code/_string round trips
  * through MPI_Error_class and MPI_Error_string, MPI_LASTUSEDCODE following them, the same values
- * on every rank, a user code raised through MPI_Comm_call_errhandler, and the error paths. */
+ * on every rank, a user code raised through MPI_Comm_call_errhandler, and the error paths. Then
+ * MPI 4.1's MPI_Remove_error_class/_code/_string (§9.5): a class goes only once its codes are
+ * gone, a code only once its string is gone, a string only where one was set; removed values are
+ * no longer error codes, and MPI_LASTUSEDCODE falls back when the largest ones go. */
 #include "expect_error.h"
 
 static int handled_code = MPI_SUCCESS;
@@ -32,6 +35,79 @@ static int class_of(int code) {
   int cls = -1;
   CHECK_MPI(MPI_Error_class(code, &cls));
   return cls;
+}
+
+static int is_error_code(int code) {
+  int cls = -1;
+  return MPI_Error_class(code, &cls) == MPI_SUCCESS;
+}
+
+/* Removes the string, the codes and the class made above, in the order the standard asks. */
+static void removal_order(int cls, int code, int arg_code) {
+  check_context("removal: a class with codes and strings, what must go first");
+  int second = -1;
+  CHECK_MPI(MPI_Add_error_code(cls, &second));
+  EXPECT_ERROR(MPI_Remove_error_class(cls), MPI_ERR_ARG, "MPI_Remove_error_class",
+               "still has 2 error codes");
+  EXPECT_ERROR(MPI_Remove_error_code(code), MPI_ERR_ARG, "MPI_Remove_error_code",
+               "still has its string");
+  EXPECT_ERROR(MPI_Remove_error_code(cls), MPI_ERR_ARG, "MPI_Remove_error_code",
+               "a user-defined error class, not a code");
+  EXPECT_ERROR(MPI_Remove_error_class(code), MPI_ERR_ARG, "MPI_Remove_error_class",
+               "a user-defined error code, not a class");
+  EXPECT_ERROR(MPI_Remove_error_string(second), MPI_ERR_ARG, "MPI_Remove_error_string",
+               "it has no string");
+  CHECK(is_error_code(code) && is_error_code(second) && is_error_code(cls));
+
+  check_context("removal: the string, then the codes, then the class");
+  CHECK_MPI(MPI_Remove_error_string(code));
+  check_string(code, "");
+  EXPECT_ERROR(MPI_Remove_error_string(code), MPI_ERR_ARG, "MPI_Remove_error_string",
+               "it has no string");
+  CHECK_MPI(MPI_Remove_error_code(code));
+  CHECK(!is_error_code(code) && is_error_code(second));
+  EXPECT_ERROR(MPI_Remove_error_code(code), MPI_ERR_ARG, "MPI_Remove_error_code",
+               "removed already");
+  EXPECT_ERROR(MPI_Remove_error_class(cls), MPI_ERR_ARG, "MPI_Remove_error_class",
+               "still has 1 error code");
+  CHECK(last_used_code() == second);
+  CHECK_MPI(MPI_Remove_error_code(second));
+  check_string(cls, "storage trouble");
+  CHECK_MPI(MPI_Remove_error_class(cls)); /* its string goes with it */
+  CHECK(!is_error_code(cls) && is_error_code(arg_code));
+  CHECK(last_used_code() == arg_code); /* the removed values lie below one still in use */
+  int unused = 0;
+  EXPECT_ERROR(MPI_Add_error_code(cls, &unused), MPI_ERR_ARG, "MPI_Add_error_code", "errorclass=");
+  CHECK_MPI(MPI_Remove_error_string(arg_code));
+  CHECK_MPI(MPI_Remove_error_code(arg_code));
+  CHECK(!is_error_code(arg_code));
+}
+
+/* A gap below a value in use stays; a new class takes a value above; once the top values go,
+ * the gap goes with them. */
+static void removal_gaps(int base) {
+  check_context("removal: values below others still in use");
+  int first, second, third;
+  CHECK_MPI(MPI_Add_error_class(&first));
+  CHECK_MPI(MPI_Add_error_class(&second));
+  CHECK_MPI(MPI_Remove_error_class(first));
+  CHECK(last_used_code() == second && !is_error_code(first) && is_error_code(second));
+  CHECK_MPI(MPI_Add_error_class(&third));
+  CHECK(third > second && last_used_code() == third);
+  CHECK_MPI(MPI_Remove_error_class(third));
+  CHECK_MPI(MPI_Remove_error_class(second));
+  CHECK(last_used_code() == base);
+
+  check_context("removal: predefined classes and codes stay");
+  EXPECT_ERROR(MPI_Remove_error_class(MPI_ERR_ARG), MPI_ERR_ARG, "MPI_Remove_error_class",
+               "errorclass=13 (a predefined value");
+  EXPECT_ERROR(MPI_Remove_error_code(MPI_ERR_TRUNCATE), MPI_ERR_ARG, "MPI_Remove_error_code",
+               "predefined value");
+  EXPECT_ERROR(MPI_Remove_error_string(MPI_ERR_OTHER), MPI_ERR_ARG, "MPI_Remove_error_string",
+               "errorcode=16");
+  EXPECT_ERROR(MPI_Remove_error_class(base + 1000), MPI_ERR_ARG, "MPI_Remove_error_class",
+               "not a user-defined error class or code");
+  CHECK(class_of(MPI_ERR_ARG) == MPI_ERR_ARG);
 }
 
 int main(int argc, char** argv) {
@@ -102,6 +178,11 @@ int main(int argc, char** argv) {
                "errorclass=NULL");
   check_string(code, "the disk is really full"); /* failures changed nothing */
   CHECK(last_used_code() == arg_code);
+
+  const int base = last_used_code() - 3; /* before the class and its two codes */
+  removal_order(cls, code, arg_code);
+  CHECK(last_used_code() == base);
+  removal_gaps(base);
   MPI_Finalize();
   return 0;
 }

@@ -23,7 +23,7 @@ TEST_CASE("errhandlers: a freed handler lives while a communicator uses it") {
   t.release(h);  // the communicator is freed or takes another handler
   CHECK(t.function(h) == nullptr);
   Status gone = t.check(h, "errhandler");
-  CHECK(gone.error_class == MPI_ERR_ARG);
+  CHECK(gone.error_class == MPI_ERR_ERRHANDLER);
   CHECK(gone.message == "invalid error handler errhandler=" + std::to_string(h));
   CHECK(t.user_handlers() == 0);
 }

@@ -1,4 +1,5 @@
-// User-defined error classes, codes and strings (MPI_Add_error_class/_code/_string).
+// User-defined error classes, codes and strings (MPI_Add_error_class/_code/_string, and MPI 4.1's
+// MPI_Remove_error_class/_code/_string).
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -36,7 +37,7 @@ TEST_CASE("user errors: only error classes take codes") {
   CHECK(of_code.message.find("a user-defined error code, not a class") != std::string::npos);
   CHECK(t.add_code(MPI_SUCCESS, &unused).message.find("MPI_SUCCESS is not an error class") !=
         std::string::npos);
-  CHECK(t.add_code(MPI_ERR_SESSION + 1, &unused).error_class == MPI_ERR_ARG);
+  CHECK(t.add_code(MPI_ERR_ERRHANDLER + 1, &unused).error_class == MPI_ERR_ARG);
   CHECK(t.add_code(code + 100, &unused).error_class == MPI_ERR_ARG);
   CHECK(t.last_used() == code);  // failures allocate nothing
 }
@@ -59,6 +60,36 @@ TEST_CASE("user errors: strings are empty until set, only on user values, and bo
   Status too_long = t.set_string(cls, std::string(MPI_MAX_ERROR_STRING, 's'));
   CHECK(too_long.error_class == MPI_ERR_ARG);
   CHECK(too_long.message.find("MPI_MAX_ERROR_STRING is 512") != std::string::npos);
+}
+
+TEST_CASE("user errors: removal goes string, codes, class; values above the last in use are free") {
+  UserErrors t;
+  const int cls = t.add_class();
+  int first = 0, second = 0;
+  REQUIRE(t.add_code(cls, &first).ok());
+  REQUIRE(t.add_code(cls, &second).ok());
+  REQUIRE(t.set_string(first, "first").ok());
+  Status busy_class = t.remove_class(cls);
+  CHECK(busy_class.error_class == MPI_ERR_ARG);
+  CHECK(busy_class.message.find("still has 2 error codes (" + std::to_string(first) + ", " +
+                                std::to_string(second) + ")") != std::string::npos);
+  CHECK(t.remove_code(first).message.find("still has its string") != std::string::npos);
+  CHECK(t.remove_string(second).message.find("it has no string") != std::string::npos);
+  CHECK(t.remove_code(cls).message.find("a user-defined error class, not a code") !=
+        std::string::npos);
+  CHECK(t.remove_class(first).message.find("a user-defined error code, not a class") !=
+        std::string::npos);
+  REQUIRE(t.remove_string(first).ok());
+  REQUIRE(t.remove_code(first).ok());
+  CHECK(t.class_of(first) == -1);
+  CHECK(t.last_used() == second);  // the gap at `first` stays below a value in use
+  CHECK(t.remove_code(first).message.find("removed already") != std::string::npos);
+  REQUIRE(t.remove_code(second).ok());
+  CHECK(t.last_used() == cls);
+  REQUIRE(t.remove_class(cls).ok());
+  CHECK(t.last_used() == MPI_ERR_LASTCODE);
+  CHECK(t.add_class() == MPI_ERR_LASTCODE + 1);  // the values are free again
+  CHECK(t.remove_class(MPI_ERR_ARG).message.find("a predefined value") != std::string::npos);
 }
 
 TEST_CASE("user errors: the process-wide table answers MPI_Error_class and MPI_Error_string") {
