@@ -23,12 +23,22 @@ std::string shell_quote(const std::string& word) {
 
 }  // namespace
 
-std::string weftd_path() {
+std::string beside_self(const std::string& relative) {
   char self[4096] = {};
   const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   std::string path = n > 0 ? std::string(self, size_t(n)) : std::string("weftrun");
   const size_t slash = path.rfind('/');
-  return (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "weftd";
+  return (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + relative;
+}
+
+std::string weftd_path() { return beside_self("weftd"); }
+
+std::string profiler_library() {
+  for (const char* dir : {"../" WEFT_INSTALL_LIBDIR "/", "../lib/"}) {
+    const std::string path = beside_self(std::string(dir) + "libweft_profile.so");
+    if (access(path.c_str(), R_OK) == 0) return path;
+  }
+  return {};
 }
 
 Agent::~Agent() {

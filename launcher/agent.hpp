@@ -9,8 +9,13 @@
 
 namespace weft::launcher {
 
+// `relative` taken from the directory of the running program (weftrun or weftd).
+std::string beside_self(const std::string& relative);
 // weftd beside the running program (weftrun and weftd are installed together).
 std::string weftd_path();
+// The profiler (libweft_profile.so) in the library directory next to the running program's, in
+// an installation or in the build tree; "" when neither has it.
+std::string profiler_library();
 
 class Agent {
  public:

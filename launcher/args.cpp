@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "profile/kinds.hpp"
+
 namespace weft::launcher {
 namespace {
 
@@ -273,6 +275,12 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
         o.launcher_address = value;
       } else if (arg == "-envall" || arg == "-genvall") {
         // Every rank gets weftrun's whole environment anyway.
+      } else if (is("--profile")) {
+        // --profile[=KIND]: WEFT_PROFILE for the job, which loads the profiler into the ranks.
+        value = arg == "--profile" ? "summary" : arg.substr(std::string("--profile=").size());
+        profile::Kinds kinds;
+        if (!profile::parse_kinds(value, "--profile", &kinds, error)) return false;
+        o.settings.emplace_back("WEFT_PROFILE", value);
       } else if (is("--set")) {
         if (!value_of(arg, "--set", &value)) return false;
         const size_t eq = value.find('=');
@@ -350,6 +358,9 @@ std::string usage_text() {
          "  -genv VAR VALUE    set VAR in every rank; -genvlist A,B passes A and B\n"
          "  -envall, -genvall  accepted: every rank gets weftrun's environment anyway\n"
          "  --set name=value   set the Weft setting WEFT_<NAME> in every rank\n"
+         "  --profile[=KIND]   profile the job's MPI calls: summary (default; a report on\n"
+         "                     stderr and an HTML page at MPI_Finalize), trace (a timeline\n"
+         "                     for Perfetto) or summary,trace; as WEFT_PROFILE=KIND does\n"
          "  --host H1:N,H2:M   run on these hosts (-H, -hosts), N and M slots (default 1)\n"
          "  --hostfile FILE    hosts from a file (-f, -machinefile): 'host slots=N' or 'host:N'\n"
          "  --map-by slot|node fill each host's slots in turn (default), or deal round-robin\n"

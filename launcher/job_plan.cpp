@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "launcher/agent.hpp"
 #include "launcher/hang_report.hpp"
 #include "launcher/rank_env.hpp"
 #include "launcher/spawn.hpp"
@@ -65,6 +66,7 @@ std::string plan_job(const LaunchOptions& options, JobSpec* spec) {
     spec->apps.push_back(std::move(app));
   }
   EnvMap env = job_environment(parse_environ(environ), options, spec->nodes.size() == 1);
+  if (std::string error; !add_profiler(&env, profiler_library(), &error)) return error;
   env["WEFT_STATE_SIGNAL"] = std::to_string(state_signal());
   spec->env = to_strings(env);
   spec->tag_output = options.tag_output;

@@ -1,6 +1,8 @@
 // Building ranks' environments.
 #include "launcher/rank_env.hpp"
 
+#include "profile/kinds.hpp"
+
 namespace weft::launcher {
 
 EnvMap parse_environ(char** environ_array) {
@@ -25,6 +27,23 @@ EnvMap job_environment(const EnvMap& inherited, const LaunchOptions& options, bo
   // loopback unless the user chose devices. A job on several nodes uses each node's own devices.
   if (one_node) env.emplace("UCX_NET_DEVICES", "lo");
   return env;
+}
+
+bool add_profiler(EnvMap* env, const std::string& library, std::string* error) {
+  const auto wanted = env->find("WEFT_PROFILE");
+  if (wanted == env->end()) return true;
+  profile::Kinds kinds;
+  if (!profile::parse_kinds(wanted->second, "WEFT_PROFILE", &kinds, error)) return false;
+  if (!kinds.any()) return true;
+  if (library.empty()) {
+    *error = "WEFT_PROFILE=" + wanted->second +
+             " needs the profiler libweft_profile.so, which is not in the library directory "
+             "beside weftrun's";
+    return false;
+  }
+  std::string& preload = (*env)["LD_PRELOAD"];
+  preload = preload.empty() ? library : preload + ":" + library;
+  return true;
 }
 
 void add_rank_identity(EnvMap* env, int rank, int nranks, int local_rank, int local_size) {

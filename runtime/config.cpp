@@ -91,6 +91,28 @@ const std::vector<Setting>& settings() {
        "computes does not hold its origins up; MPI calls then take turns with it through a "
        "lock. 0: no thread; requests are served only inside MPI calls.",
        false},
+      {"WEFT_PROFILE", "off",
+       "summary: at MPI_Finalize rank 0 prints a profile of the job to stderr (per MPI function "
+       "calls, time and bytes with their spread over ranks, the busiest call sites, time in MPI "
+       "per rank, the point-to-point communication matrix) and writes it as an HTML page "
+       "(WEFT_PROFILE_HTML); trace: every rank's MPI calls as one Chrome/Perfetto trace file "
+       "(WEFT_PROFILE_TRACE); summary,trace: both; off: neither. weftrun (also --profile[=KIND]) "
+       "then loads the profiler, libweft_profile.so, into the ranks; under another launcher "
+       "LD_PRELOAD it (man weft, PROFILING). Read by weftrun and the profiler, outside the library.",
+       true, false, true},
+      {"WEFT_PROFILE_HTML", "auto",
+       "Where the profiler writes its HTML page. auto: weft-profile.JOB.html in rank 0's working "
+       "directory, JOB being the Slurm job (and step) id, else weftrun's job number, else rank 0's "
+       "process id; off: no page.",
+       true, false, true},
+      {"WEFT_PROFILE_TRACE", "auto",
+       "Where WEFT_PROFILE=trace writes the trace (Chrome/Perfetto trace-event JSON). auto: "
+       "weft-trace.JOB.json in rank 0's working directory (JOB as for WEFT_PROFILE_HTML).",
+       true, false, true},
+      {"WEFT_PROFILE_TRACE_EVENTS", "65536",
+       "Events each rank keeps for the trace (32 bytes each, allocated at MPI_Init); later calls "
+       "are counted as dropped, in the file's otherData.dropped_events.",
+       true, true, true},
       {"WEFT_STATE_SIGNAL", "unset",
        "Set by weftrun and weftd: the signal on which a rank writes what it is blocked in to "
        "stderr for the hang report (weftrun --timeout, SIGUSR1 to weftrun). Unset: no handler.",

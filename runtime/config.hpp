@@ -12,7 +12,9 @@ struct Setting {
   const char* doc;
   bool read_at_init = true;  // false: read each time it is used (MPI_T may change it while running)
   bool numeric = false;      // an integer (MPI_T shows it as MPI_INT)
-  bool set_by_launcher = false;  // weftrun sets it; a control variable may only read it
+  // Set or read outside the library (by weftrun, or by the profiler it preloads): a control
+  // variable may only read it.
+  bool set_by_launcher = false;
 };
 
 const std::vector<Setting>& settings();

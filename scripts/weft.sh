@@ -11,10 +11,12 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${WEFT_BUILD_DIR:-build}
 PACKAGES=(g++ gfortran python3 make cmake ninja-build pkg-config libucx-dev ucx-utils libfabric-dev libpmix-dev
           libhwloc-dev catch2 iproute2 slurmd slurmctld slurm-client man-db dpkg-dev file mmdebstrap)
+# Only for the tests: Chromium draws the profiler's HTML page (profiling.browser; skipped without).
+TEST_PACKAGES=(chromium)
 
-install_missing_packages() {
+install_missing_packages() {  # install_missing_packages PACKAGE...
   local missing=()
-  for p in "${PACKAGES[@]}"; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -26,7 +28,7 @@ install_missing_packages() {
 }
 
 build() {
-  install_missing_packages
+  install_missing_packages "${PACKAGES[@]}"
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
   cmake --build "$BUILD_DIR" -j "$(nproc)"
 }
@@ -41,6 +43,7 @@ case "${1:-}" in
     build
     "$BUILD_DIR/bin/weftrun" -n 4 "$BUILD_DIR/bin/ring" ;;
   test)
+    install_missing_packages "${TEST_PACKAGES[@]}"
     build
     ctest --test-dir "$BUILD_DIR" --output-on-failure --timeout 300 -j "$(nproc)" ;;
   package)

@@ -126,6 +126,9 @@ check_prefix() {  # check_prefix BIN_DIR LABEL
     fail "$label: C++ program did not run on 3 ranks via mpirun"
   env -u LD_LIBRARY_PATH "$bin/mpiexec" -n 1 "$work/$label-cxx" | grep -q '^hello from 0 of 1$' ||
     fail "$label: mpiexec"
+  # weftrun finds the profiler beside itself (the installation's lib, or the build tree's).
+  env -u LD_LIBRARY_PATH WEFT_PROFILE_HTML=off "$bin/weftrun" -n 2 --profile "$work/$label-cxx" 2>&1 >/dev/null |
+    grep -q '^weft profile: 2 ranks' || fail "$label: weftrun --profile made no report"
   # Started without a launcher the program is a one-rank world.
   env -u LD_LIBRARY_PATH "$work/$label-cxx" | grep -q '^hello from 0 of 1$' || fail "$label: singleton"
   check_options "$bin" "$label"

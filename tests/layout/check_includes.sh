@@ -34,6 +34,9 @@ for folder in pt2pt coll rma launcher; do
   check "$folder" never 'runtime/c_api/*' 'runtime/info/*'
 done
 check runtime/tools never 'runtime/c_api/*' 'runtime/info/*'
+# The profiler (profile/README.md) reaches the library only through mpi.h's PMPI_* calls; of the
+# rest of the tree it shares only the settings table.
+check profile only 'mpi.h' 'runtime/config.hpp' 'profile/*'
 # MPI_T (runtime/tools/README.md): any layer may count into counters.hpp; only the C boundary
 # reaches the rest.
 while IFS= read -r file; do

@@ -169,6 +169,32 @@ TEST_CASE("rank environment: identity, exports, settings, loopback default") {
   CHECK(job_environment({}, o, false).count("UCX_NET_DEVICES") == 0);
 }
 
+TEST_CASE("profiler: --profile and WEFT_PROFILE put libweft_profile.so in LD_PRELOAD") {
+  CHECK(parse_ok({"--profile", "./a"}).settings ==
+        std::vector<std::pair<std::string, std::string>>{{"WEFT_PROFILE", "summary"}});
+  CHECK(parse_ok({"--profile=summary,trace", "./a"}).settings[0].second == "summary,trace");
+  CHECK(parse_error({"--profile=sumary", "./a"}) ==
+        "invalid --profile 'sumary': unknown kind 'sumary' (want summary, trace, summary,trace or off)");
+  std::string error;
+  EnvMap env = {{"WEFT_PROFILE", "trace"}, {"LD_PRELOAD", "/x/libother.so"}};
+  REQUIRE(add_profiler(&env, "/w/lib/libweft_profile.so", &error));
+  CHECK(env["LD_PRELOAD"] == "/x/libother.so:/w/lib/libweft_profile.so");
+  for (const char* off : {"off", ""}) {
+    env = {{"WEFT_PROFILE", off}};
+    REQUIRE(add_profiler(&env, "/w/lib/libweft_profile.so", &error));
+    CHECK(env.count("LD_PRELOAD") == 0);
+  }
+  env = {};
+  REQUIRE(add_profiler(&env, "/w/lib/libweft_profile.so", &error));
+  CHECK(env.count("LD_PRELOAD") == 0);
+  env = {{"WEFT_PROFILE", "summary,bogus"}};
+  CHECK_FALSE(add_profiler(&env, "/w/lib/libweft_profile.so", &error));
+  CHECK(error.find("unknown kind 'bogus'") != std::string::npos);
+  env = {{"WEFT_PROFILE", "summary"}};
+  CHECK_FALSE(add_profiler(&env, "", &error));
+  CHECK(error.find("libweft_profile.so") != std::string::npos);
+}
+
 TEST_CASE("exit reports") {
   const int segv = SIGSEGV;  // a wait status for death by signal is the signal number
   CHECK(describe_rank_end(2, 4711, segv) == "rank 2 (pid 4711) killed by SIGSEGV (Segmentation fault)");

@@ -1,0 +1,28 @@
+// What the wrappers learn about handles: the size of a datatype (cached per handle), the world
+// rank behind a communicator's rank (cached per communicator), and the persistent sends a request
+// stands for. The generated wrappers call forget_* before a handle is freed.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace weft::profile {
+
+// count elements of datatype in bytes; 0 for a count below 1 or a handle that is not a datatype
+// (an argument the call ignored, such as the send type of MPI_Scatter on other ranks than root).
+uint64_t bytes_of(MPI_Count count, MPI_Datatype datatype);
+
+// A message of `bytes` to rank `dest` of comm (a rank of the remote group for an
+// intercommunicator) was sent: counted to its world rank, which is returned (kNoPeer for
+// MPI_PROC_NULL and processes outside MPI_COMM_WORLD).
+int sent(MPI_Comm comm, int dest, uint64_t bytes);
+
+// A persistent send (MPI_Send_init, MPI_Psend_init, ...) is counted each time it starts.
+void remember_send(MPI_Request request, MPI_Comm comm, int dest, uint64_t bytes);
+void started(int count, const MPI_Request* requests);
+
+void forget_datatype(const MPI_Datatype* datatype);
+void forget_comm(const MPI_Comm* comm);
+void forget_request(const MPI_Request* request);
+
+}  // namespace weft::profile

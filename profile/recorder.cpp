@@ -1,0 +1,97 @@
+// The per-thread logs and what end_call adds to them: function totals, call sites, time in MPI,
+// trace events.
+#include "profile/recorder.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+namespace weft::profile {
+
+thread_local constinit int t_depth __attribute__((tls_model("initial-exec"))) = 0;
+
+namespace {
+
+struct Logs {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<ThreadLog>> logs;  // never freed: threads may end before the report
+};
+Logs& logs() {
+  static Logs l;
+  return l;
+}
+
+thread_local ThreadLog* t_log __attribute__((tls_model("initial-exec"))) = nullptr;
+
+ThreadLog* new_thread_log() {
+  Logs& l = logs();
+  std::lock_guard<std::mutex> hold(l.mutex);
+  l.logs.push_back(std::make_unique<ThreadLog>());
+  l.logs.back()->thread_index = uint16_t(l.logs.size() - 1);
+  return l.logs.back().get();
+}
+
+// Fibonacci hashing of the address (Knuth, TAOCP vol. 3, 6.4) to a slot; a few probes, then the
+// call is counted among the unplaced ones.
+SiteStats& site_of(ThreadLog& log, const void* address, uint32_t function) {
+  constexpr int kProbes = 8;
+  const uint64_t hash = (uint64_t(uintptr_t(address)) ^ function) * 0x9E3779B97F4A7C15ull;
+  for (int probe = 0; probe < kProbes; ++probe) {
+    SiteStats& s = log.sites[((hash >> 54) + probe) & (kSiteSlots - 1)];
+    if (s.address == address && s.function == function) return s;
+    if (s.address == nullptr) {
+      s.address = address;
+      s.function = function;
+      return s;
+    }
+  }
+  return log.unplaced_sites;
+}
+
+}  // namespace
+
+ThreadLog& thread_log() {
+  if (t_log == nullptr) t_log = new_thread_log();
+  return *t_log;
+}
+
+std::vector<const ThreadLog*> all_thread_logs() {
+  Logs& l = logs();
+  std::lock_guard<std::mutex> hold(l.mutex);
+  std::vector<const ThreadLog*> out;
+  for (const auto& log : l.logs) out.push_back(log.get());
+  return out;
+}
+
+void end_call(FunctionId function, Tick start, Tick end, const void* site, uint64_t bytes,
+              int peer) {
+  ThreadLog& log = thread_log();
+  const Tick ticks = end - start;
+  FunctionStats& f = log.functions[function];
+  ++f.calls;
+  f.ticks += ticks;
+  if (ticks > f.max_ticks) f.max_ticks = ticks;
+  f.bytes += bytes;
+  SiteStats& s = site_of(log, site, function);
+  ++s.calls;
+  s.ticks += ticks;
+  if (--t_depth == 0) log.mpi_ticks += ticks;
+  if (!g_profile.trace) return;
+  const uint64_t slot = g_profile.trace_claimed.fetch_add(1, std::memory_order_relaxed);
+  if (slot < g_profile.trace_events.size())
+    g_profile.trace_events[slot] = {start, end, bytes, uint16_t(function), log.thread_index,
+                                    int32_t(peer)};
+}
+
+void note_traffic(int world_peer, uint64_t bytes) {
+  ThreadLog& log = thread_log();
+  Traffic* t = &log.sent_outside_world;
+  if (world_peer >= 0 && world_peer < g_profile.world_size) {
+    if (log.sent.empty()) log.sent.resize(size_t(g_profile.world_size));
+    t = &log.sent[size_t(world_peer)];
+  }
+  t->bytes += bytes;
+  ++t->messages;
+}
+
+}  // namespace weft::profile

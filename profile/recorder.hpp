@@ -1,0 +1,93 @@
+// What the wrappers record while a profile runs: per thread, each function's calls, time and
+// bytes, the call sites, the traffic sent to each world rank and the time spent in MPI; per rank,
+// the trace events. The wrappers (generated wrappers.cpp) call begin_call and end_call around
+// each PMPI_* call; nothing here allocates or locks on that path once a thread's log exists.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "profile/clock.hpp"
+#include "profile/function_ids.hpp"
+
+namespace weft::profile {
+
+inline constexpr int kNoPeer = -1;
+
+struct FunctionStats {
+  uint64_t calls = 0;
+  Tick ticks = 0;
+  Tick max_ticks = 0;
+  uint64_t bytes = 0;
+};
+
+// One call site: the return address of a wrapper (an instruction in its caller) and which MPI
+// function was called there.
+struct SiteStats {
+  const void* address = nullptr;
+  uint32_t function = 0;
+  uint64_t calls = 0;
+  Tick ticks = 0;
+};
+
+struct Traffic {
+  uint64_t bytes = 0;
+  uint64_t messages = 0;
+};
+
+// Call sites kept per thread (open addressing); calls at sites beyond them are counted apart.
+inline constexpr int kSiteSlots = 1024;
+
+struct ThreadLog {
+  FunctionStats functions[kFunctionCount];
+  SiteStats sites[kSiteSlots];
+  SiteStats unplaced_sites;       // calls at sites that found no free slot
+  std::vector<Traffic> sent;      // by world rank (sized at the first send)
+  Traffic sent_outside_world;     // to processes of other jobs (spawned, connected)
+  Tick mpi_ticks = 0;             // time inside outermost MPI calls
+  uint16_t thread_index = 0;      // 0 for the first thread that called MPI, then 1, 2, ...
+};
+
+// One trace event: a call of `function` by thread `thread`.
+struct TraceEvent {
+  Tick start;
+  Tick end;
+  uint64_t bytes;
+  uint16_t function;
+  uint16_t thread;
+  int32_t peer;  // world rank sent to, or kNoPeer
+};
+
+// The state of this rank's profile (lifecycle.cpp starts and ends it).
+struct Profile {
+  std::atomic<bool> recording{false};  // between MPI_Init and MPI_Finalize, unless MPI_Pcontrol(0)
+  int world_rank = 0;
+  int world_size = 1;
+  bool trace = false;
+  std::vector<TraceEvent> trace_events;      // the budget, allocated at start
+  std::atomic<uint64_t> trace_claimed{0};    // events claimed; those past the budget are dropped
+};
+
+inline Profile g_profile;
+inline bool recording() { return g_profile.recording.load(std::memory_order_relaxed); }
+
+ThreadLog& thread_log();
+// Every thread's log (for the report at MPI_Finalize, when no other thread is in MPI).
+std::vector<const ThreadLog*> all_thread_logs();
+
+// Nesting depth of MPI calls on this thread: a call made inside another (a callback calling
+// MPI) is counted as a call, but its time is already in the outer call's time in MPI.
+extern thread_local constinit int t_depth __attribute__((tls_model("initial-exec")));
+
+inline Tick begin_call() {
+  ++t_depth;
+  return now();
+}
+
+void end_call(FunctionId function, Tick start, Tick end, const void* site, uint64_t bytes,
+              int peer);
+
+// Counts a message of `bytes` to world rank `world_peer` (or outside the world when negative).
+void note_traffic(int world_peer, uint64_t bytes);
+
+}  // namespace weft::profile
