@@ -7,6 +7,8 @@
 #include <rdma/fi_domain.h>
 
 #include <cstring>
+#include <filesystem>
+#include <utility>
 
 #include "mpi.h"
 
@@ -69,14 +71,27 @@ Provider describe(const fi_info& info) {
   p.domain = info.domain_attr->name != nullptr ? info.domain_attr->name : "";
   p.inject_size = info.tx_attr->inject_size;
   p.max_msg_size = info.ep_attr->max_msg_size;
-  p.rma = (info.caps & FI_RMA) != 0;
-  p.hmem = (info.caps & FI_HMEM) != 0;
   p.native_fabric = listed(p.name, kNativeFabrics);
   p.refused = refusal(info);
   return p;
 }
 
 }  // namespace
+
+bool native_fabric_device_present() {
+  namespace fs = std::filesystem;
+  const std::pair<const char*, std::vector<const char*>> places[] = {
+      {"/dev", {"cxi", "hfi1_"}}, {"/sys/class/infiniband", {"efa", "irdma", "hfi1"}}};
+  std::error_code ec;
+  for (const auto& [dir, prefixes] : places) {
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+      const std::string name = e.path().filename().string();
+      for (const char* prefix : prefixes)
+        if (name.rfind(prefix, 0) == 0) return true;
+    }
+  }
+  return false;
+}
 
 Status provider_info(const std::string& name, fi_info** out) {
   fi_info* hints = make_hints(name.c_str());
@@ -103,6 +118,18 @@ Status provider_info(const std::string& name, fi_info** out) {
   fi_freeinfo(*out);
   *out = one;
   return Status::success();
+}
+
+bool offers(const std::string& name, uint64_t cap) {
+  fi_info* hints = make_hints(name.c_str());
+  hints->caps |= cap;
+  fi_info* infos = nullptr;
+  const bool yes = fi_getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr, 0,
+                              hints, &infos) == 0 &&
+                   infos != nullptr && (infos->caps & cap) == cap;
+  if (infos != nullptr) fi_freeinfo(infos);
+  fi_freeinfo(hints);
+  return yes;
 }
 
 std::vector<Provider> list_providers() {
