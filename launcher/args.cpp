@@ -273,6 +273,13 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
         o.launcher_address = value;
       } else if (arg == "-envall" || arg == "-genvall") {
         // Every rank gets weftrun's whole environment anyway.
+      } else if (is("--transport")) {
+        if (!value_of(arg, "--transport", &value)) return false;
+        if (value != "ucx" && value != "ofi" && value != "auto") {
+          *error = "invalid --transport '" + value + "' (want ucx, ofi or auto)";
+          return false;
+        }
+        o.settings.emplace_back("WEFT_TRANSPORT", value);
       } else if (is("--set")) {
         if (!value_of(arg, "--set", &value)) return false;
         const size_t eq = value.find('=');
@@ -350,6 +357,8 @@ std::string usage_text() {
          "  -genv VAR VALUE    set VAR in every rank; -genvlist A,B passes A and B\n"
          "  -envall, -genvall  accepted: every rank gets weftrun's environment anyway\n"
          "  --set name=value   set the Weft setting WEFT_<NAME> in every rank\n"
+         "  --transport T      the network transport: ucx, ofi (libfabric) or auto (default;\n"
+         "                     as WEFT_TRANSPORT, see weft(7))\n"
          "  --host H1:N,H2:M   run on these hosts (-H, -hosts), N and M slots (default 1)\n"
          "  --hostfile FILE    hosts from a file (-f, -machinefile): 'host slots=N' or 'host:N'\n"
          "  --map-by slot|node fill each host's slots in turn (default), or deal round-robin\n"
