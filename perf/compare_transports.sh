@@ -33,7 +33,8 @@ run_config() {
         -n 2 --mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include tcp -x FI_TCP_IFACE=lo \
         "$work/openmpi" "${bench_args[@]}" ;;
     openmpi_ucx_tcp) timeout -k 10 "$run_timeout" mpirun.openmpi --allow-run-as-root \
-        --oversubscribe -n 2 --mca pml ucx -x UCX_TLS=tcp -x UCX_NET_DEVICES=lo \
+        --oversubscribe -n 2 --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any \
+        -x UCX_TLS=tcp -x UCX_NET_DEVICES=lo \
         "$work/openmpi" "${bench_args[@]}" ;;
     mpich_ucx_tcp) MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp launch mpich 2 "${bench_args[@]}" ;;
   esac

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "mpi.h"
+#include "pt2pt/ofi_library.hpp"
 
 namespace weft::ofi {
 namespace {
@@ -32,8 +33,8 @@ bool listed(const std::string& name, const auto& list) {
 // matched in the order sent (FI_ORDER_SAS, MPI's non-overtaking rule), buffers used without
 // registration. FI_REMOTE_CQ_DATA is not asked for: shm and rxm then offer nothing
 // (-FI_ENODATA), yet both carry fi_tsenddata's 8 bytes (domain_attr->cq_data_size).
-fi_info* make_hints(const char* provider) {
-  fi_info* h = fi_allocinfo();
+fi_info* make_hints(const Library& lib, const char* provider) {
+  fi_info* h = lib.dupinfo(nullptr);
   h->caps = FI_TAGGED;
   h->mode = FI_CONTEXT;
   h->ep_attr->type = FI_EP_RDM;
@@ -94,15 +95,18 @@ bool native_fabric_device_present() {
 }
 
 Status provider_info(const std::string& name, fi_info** out) {
-  fi_info* hints = make_hints(name.c_str());
   *out = nullptr;
-  const int rc = fi_getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr, 0,
-                            hints, out);
-  fi_freeinfo(hints);
+  std::string why;
+  const Library* lib = library(&why);
+  if (lib == nullptr) return Status::error(MPI_ERR_OTHER, why);
+  fi_info* hints = make_hints(*lib, name.c_str());
+  const int rc = lib->getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr, 0,
+                              hints, out);
+  lib->freeinfo(hints);
   if (rc != 0 || *out == nullptr) {
     return Status::error(MPI_ERR_OTHER, "libfabric offers no provider '" + name +
                                             "' with tagged reliable-datagram endpoints (" +
-                                            fi_strerror(-rc) + ")");
+                                            lib->strerror(-rc) + ")");
   }
   // A provider on IP (tcp, sockets) offers one domain per interface, loopback among them: peers
   // on other hosts could not reach that address. Loopback only when it is all there is (the
@@ -114,39 +118,43 @@ Status provider_info(const std::string& name, fi_info** out) {
       break;
     }
   }
-  fi_info* one = fi_dupinfo(chosen);
-  fi_freeinfo(*out);
+  fi_info* one = lib->dupinfo(chosen);
+  lib->freeinfo(*out);
   *out = one;
   return Status::success();
 }
 
 bool offers(const std::string& name, uint64_t cap) {
-  fi_info* hints = make_hints(name.c_str());
+  const Library* lib = library();
+  if (lib == nullptr) return false;
+  fi_info* hints = make_hints(*lib, name.c_str());
   hints->caps |= cap;
   fi_info* infos = nullptr;
-  const bool yes = fi_getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr, 0,
-                              hints, &infos) == 0 &&
+  const bool yes = lib->getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr,
+                                0, hints, &infos) == 0 &&
                    infos != nullptr && (infos->caps & cap) == cap;
-  if (infos != nullptr) fi_freeinfo(infos);
-  fi_freeinfo(hints);
+  if (infos != nullptr) lib->freeinfo(infos);
+  lib->freeinfo(hints);
   return yes;
 }
 
 std::vector<Provider> list_providers() {
   std::vector<Provider> all;
-  fi_info* hints = make_hints(nullptr);
+  const Library* lib = library();
+  if (lib == nullptr) return all;
+  fi_info* hints = make_hints(*lib, nullptr);
   fi_info* infos = nullptr;
-  if (fi_getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr, 0, hints,
-                 &infos) == 0) {
+  if (lib->getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr, 0, hints,
+                   &infos) == 0) {
     for (const fi_info* i = infos; i != nullptr; i = i->next) {
       Provider p = describe(*i);
       bool seen = false;
       for (const Provider& q : all) seen = seen || q.name == p.name;
       if (!seen) all.push_back(std::move(p));
     }
-    fi_freeinfo(infos);
+    lib->freeinfo(infos);
   }
-  fi_freeinfo(hints);
+  lib->freeinfo(hints);
   return all;
 }
 

@@ -29,6 +29,7 @@
 
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
+#include "pt2pt/ofi_library.hpp"
 #include "pt2pt/ofi_provider.hpp"
 #include "runtime/tools/counters.hpp"
 
@@ -36,7 +37,8 @@ namespace weft {
 namespace {
 
 Status ofi_error(const std::string& what, long rc) {
-  return Status::error(MPI_ERR_OTHER, what + " failed: " + fi_strerror(int(std::labs(rc))));
+  return Status::error(MPI_ERR_OTHER,
+                       what + " failed: " + ofi::library()->strerror(int(std::labs(rc))));
 }
 
 // The acknowledgement of a synchronous send; its remote data is the sender's operation slot.
@@ -90,7 +92,7 @@ class OfiTransport final : public Transport {
                    fabric_ ? &fabric_->fid : nullptr}) {
       if (f != nullptr) fi_close(f);
     }
-    if (info_ != nullptr) fi_freeinfo(info_);
+    if (info_ != nullptr) ofi::library()->freeinfo(info_);
     for (int fd : {epoll_fd_, wake_fd_})
       if (fd >= 0) close(fd);
   }
@@ -106,7 +108,7 @@ class OfiTransport final : public Transport {
       const char* size = std::getenv("FI_OFI_RXM_BUFFER_SIZE");
       bounce_below_ = size != nullptr ? size_t(std::atol(size)) : 16384;
     }
-    long rc = fi_fabric(info_->fabric_attr, &fabric_, nullptr);
+    long rc = ofi::library()->fabric(info_->fabric_attr, &fabric_, nullptr);
     if (rc == 0) rc = fi_domain(fabric_, info_, &domain_, nullptr);
     if (rc != 0) return ofi_error("fi_fabric/fi_domain (" + o.provider + ")", rc);
     fi_cq_attr cq{};

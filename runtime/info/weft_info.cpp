@@ -6,6 +6,7 @@
 #ifdef WEFT_HAVE_OFI
 #include <rdma/fabric.h>
 
+#include "pt2pt/ofi_library.hpp"
 #include "pt2pt/ofi_provider.hpp"
 #endif
 
@@ -22,7 +23,13 @@ namespace {
 
 #ifdef WEFT_HAVE_OFI
 void print_ofi() {
-  const uint32_t v = fi_version();
+  std::string why;
+  const weft::ofi::Library* lib = weft::ofi::library(&why);
+  if (lib == nullptr) {
+    std::printf("  transport ofi: not usable: %s\n", why.c_str());
+    return;
+  }
+  const uint32_t v = lib->version();
   std::printf("  transport ofi: libfabric %u.%u (tagged messages), providers offered:\n",
               FI_MAJOR(v), FI_MINOR(v));
   const auto providers = weft::ofi::list_providers();
