@@ -30,11 +30,14 @@
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
 #include "pt2pt/ofi_library.hpp"
+#include "pt2pt/ofi_ops.hpp"
 #include "pt2pt/ofi_provider.hpp"
 #include "runtime/tools/counters.hpp"
 
 namespace weft {
 namespace {
+
+using ofi::Op;
 
 Status ofi_error(const std::string& what, long rc) {
   return Status::error(MPI_ERR_OTHER,
@@ -44,33 +47,6 @@ Status ofi_error(const std::string& what, long rc) {
 // The acknowledgement of a synchronous send; its remote data is the sender's operation slot.
 constexpr uint64_t kAckBits =
     match_bits::kInternalBit | (uint64_t{match_bits::kTransportContext} << match_bits::kContextShift);
-
-// One operation libfabric holds: its fi_context comes first, so the op_context of a completion
-// is the Op. Ops live in the transport's pool and are reused, so a message allocates nothing.
-struct Op {
-  enum class Kind : uint8_t { kSend, kSyncSend, kRecv, kProbe, kAck };
-  fi_context ctx{};
-  Kind kind = Kind::kSend;
-  uint32_t slot = 0;  // index in the pool
-  Completion* c = nullptr;
-  void* user_buf = nullptr;            // receive through `bounce`: where the data goes
-  size_t capacity = 0;                 // receive: the buffer's length
-  bool sent = false, acked = false;    // synchronous send: both needed to complete
-  bool probed = false, found = false;  // probe: answered, and whether a message matched
-  uint64_t tag = 0;
-  size_t len = 0;
-  std::vector<char> bounce;  // kept across reuses of the Op
-
-  void reset(Kind k, Completion* completion) {
-    kind = k;
-    c = completion;
-    user_buf = nullptr;
-    capacity = 0;
-    sent = acked = probed = found = false;
-    tag = 0;
-    len = 0;
-  }
-};
 
 // What one completion-queue entry, or error entry, says about its operation.
 struct Outcome {
@@ -249,17 +225,7 @@ class OfiTransport final : public Transport {
   }
 
  private:
-  Op* take(Op::Kind kind, Completion* c) {
-    if (free_.empty()) {
-      ops_.push_back(std::make_unique<Op>());
-      ops_.back()->slot = uint32_t(ops_.size() - 1);
-      free_.push_back(ops_.back()->slot);
-    }
-    Op* op = ops_[free_.back()].get();
-    free_.pop_back();
-    op->reset(kind, c);
-    return op;
-  }
+  Op* take(Op::Kind kind, Completion* c) { return ops_.take(kind, c); }
 
   // Where a receive of `len` bytes at `buf` is posted: the buffer itself, or the Op's bounce
   // buffer when the provider cannot truncate an eager message safely.
@@ -270,7 +236,7 @@ class OfiTransport final : public Transport {
     op->user_buf = buf;
     return {op->bounce.data(), bounce_below_};
   }
-  void give_back(Op* op) { free_.push_back(op->slot); }
+  void give_back(Op* op) { ops_.give_back(op); }
 
   Status too_long(const char* what, size_t len) const {
     return Status::error(MPI_ERR_COUNT, std::string(what) + ": a message of " +
@@ -351,8 +317,8 @@ class OfiTransport final : public Transport {
         return;
       case Op::Kind::kAck:
         give_back(op);
-        if (outcome.error == 0 && outcome.data < ops_.size()) {
-          Op* s = ops_[size_t(outcome.data)].get();
+        if (Op* s = ops_.at(outcome.data);
+            outcome.error == 0 && s != nullptr && s->kind == Op::Kind::kSyncSend) {
           s->acked = true;
           end_send(s, 0);
         }
@@ -434,8 +400,7 @@ class OfiTransport final : public Transport {
   std::vector<uint8_t> address_;
   std::vector<fi_addr_t> addrs_;  // by world rank; FI_ADDR_NOTAVAIL until connected
   int wake_fd_ = -1, epoll_fd_ = -1;
-  std::vector<std::unique_ptr<Op>> ops_;
-  std::vector<uint32_t> free_;
+  ofi::OpPool ops_;
   std::vector<PendingAck> pending_acks_;
   bool ack_recv_missing_ = false;
   long sends_in_flight_ = 0;
