@@ -51,11 +51,17 @@ StatusesOut::~StatusesOut() {
   for (size_t i = 0; i < c_.size(); ++i) PMPI_Status_c2f(&c_[i], f_ + i * MPI_F_STATUS_SIZE);
 }
 
+void bad_request(MPI_Fint* ierror) {
+  PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_REQUEST);
+  set_ierror(ierror, MPI_ERR_REQUEST);
+}
+
 RequestsInOut::RequestsInOut(MPI_Fint* f, MPI_Fint n) : f_(f), c_(n > 0 ? n : 0) {
-  for (size_t i = 0; i < c_.size(); ++i) c_[i] = PMPI_Request_f2c(f_[i]);
+  for (size_t i = 0; i < c_.size(); ++i) ok_ = request_in(f_[i], &c_[i]) && ok_;
 }
 
 RequestsInOut::~RequestsInOut() {
+  if (!ok_) return;
   for (size_t i = 0; i < c_.size(); ++i) f_[i] = PMPI_Request_c2f(c_[i]);
 }
 

@@ -101,17 +101,29 @@ class StatusesOut {
   std::vector<MPI_Status> c_;
 };
 
-// An array of n request (or message) handles: converted in, and back out on return, so the
-// requests that completed read as MPI_REQUEST_NULL.
+// A Fortran request handle as C's: false (and MPI_REQUEST_NULL) for an integer that names no
+// request Weft handed out, which C's MPI_Request_f2c would take for the null request.
+inline bool request_in(MPI_Fint f, MPI_Request* c) {
+  *c = PMPI_Request_f2c(f);
+  return f == 0 || *c != MPI_REQUEST_NULL;
+}
+// Raises MPI_ERR_REQUEST for such a handle on MPI_COMM_WORLD's error handler, into *ierror.
+void bad_request(MPI_Fint* ierror);
+
+// An array of n request handles: converted in, and back out on return, so the requests that
+// completed read as MPI_REQUEST_NULL. ok() is false when one names no request (then nothing is
+// written back).
 class RequestsInOut {
  public:
   RequestsInOut(MPI_Fint* f, MPI_Fint n);
   ~RequestsInOut();
   MPI_Request* c() { return c_.data(); }
+  bool ok() const { return ok_; }
 
  private:
   MPI_Fint* f_;
   std::vector<MPI_Request> c_;
+  bool ok_ = true;
 };
 
 // C indices (from 0) as Fortran sees them (from 1); MPI_UNDEFINED stays.

@@ -281,6 +281,13 @@ bool parse_args(const std::vector<std::string>& argv, LaunchOptions* out, std::s
         profile::Kinds kinds;
         if (!profile::parse_kinds(value, "--profile", &kinds, error)) return false;
         o.settings.emplace_back("WEFT_PROFILE", value);
+      } else if (is("--transport")) {
+        if (!value_of(arg, "--transport", &value)) return false;
+        if (value != "ucx" && value != "ofi" && value != "auto") {
+          *error = "invalid --transport '" + value + "' (want ucx, ofi or auto)";
+          return false;
+        }
+        o.settings.emplace_back("WEFT_TRANSPORT", value);
       } else if (is("--set")) {
         if (!value_of(arg, "--set", &value)) return false;
         const size_t eq = value.find('=');
@@ -361,6 +368,8 @@ std::string usage_text() {
          "  --profile[=KIND]   profile the job's MPI calls: summary (default; a report on\n"
          "                     stderr and an HTML page at MPI_Finalize), trace (a timeline\n"
          "                     for Perfetto) or summary,trace; as WEFT_PROFILE=KIND does\n"
+         "  --transport T      the network transport: ucx, ofi (libfabric) or auto (default;\n"
+         "                     as WEFT_TRANSPORT, see weft(7))\n"
          "  --host H1:N,H2:M   run on these hosts (-H, -hosts), N and M slots (default 1)\n"
          "  --hostfile FILE    hosts from a file (-f, -machinefile): 'host slots=N' or 'host:N'\n"
          "  --map-by slot|node fill each host's slots in turn (default), or deal round-robin\n"

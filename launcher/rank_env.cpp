@@ -23,9 +23,14 @@ EnvMap job_environment(const EnvMap& inherited, const LaunchOptions& options, bo
     }  // -x VAR without a value passes weftrun's own value, which is inherited already
   }
   for (const auto& [name, value] : options.settings) env[name] = value;
-  // A job on this node alone needs no network device: keep any traffic UCX might open on
-  // loopback unless the user chose devices. A job on several nodes uses each node's own devices.
-  if (one_node) env.emplace("UCX_NET_DEVICES", "lo");
+  // A job on this node alone needs no network device: keep any traffic UCX or libfabric's
+  // tcp and sockets providers might open on loopback unless the user chose devices. A job on
+  // several nodes uses each node's own devices.
+  if (one_node) {
+    env.emplace("UCX_NET_DEVICES", "lo");
+    env.emplace("FI_TCP_IFACE", "lo");
+    env.emplace("FI_SOCKETS_IFACE", "lo");
+  }
   return env;
 }
 

@@ -27,6 +27,11 @@ inline constexpr int kMaxTag = static_cast<int>(kTagMask);                 // MP
 inline constexpr int kMaxRanks = 1 << kSourceBits;
 inline constexpr uint32_t kMaxContexts = uint32_t{1} << kContextBits;
 
+// The context of a transport's own protocol messages (the acknowledgements of synchronous sends
+// in pt2pt/ofi_transport.cpp): its pair is reserved (runtime/comm/context_ids.hpp), so no receive
+// Weft posts ever compares equal to it.
+inline constexpr uint32_t kTransportContext = 2 * 5;
+
 inline constexpr int kAnySource = -1;  // same values as MPI_ANY_SOURCE / MPI_ANY_TAG
 inline constexpr int kAnyTag = -1;
 

@@ -29,8 +29,18 @@ const std::vector<Setting>& settings() {
        "1: ranks of one node exchange messages through a shared-memory segment of the job "
        "(eager copies through per-pair rings, single-copy by process_vm_readv for large "
        "messages); where the kernel refuses cross-memory attach between them the network "
-       "transport carries them instead. 0: always the network transport (UCX).",
+       "transport carries them instead. 0: always the network transport (WEFT_TRANSPORT).",
        true, true},
+      {"WEFT_TRANSPORT", "auto",
+       "The network transport: ucx (UCX tag matching), ofi (libfabric tagged messages, "
+       "provider from WEFT_OFI_PROVIDER) or auto: ofi where libfabric drives a fabric UCX does "
+       "not (its cxi, opx, psm3, psm2 or efa provider) or where WEFT_OFI_PROVIDER names a "
+       "provider, else ucx. weftrun --transport sets it; weft_info shows the choice."},
+      {"WEFT_OFI_PROVIDER", "auto",
+       "The libfabric provider of WEFT_TRANSPORT=ofi, as libfabric names it (e.g. "
+       "tcp;ofi_rxm, sockets). auto: the first offered of cxi, opx, psm3, psm2, efa, "
+       "verbs;ofi_rxm, tcp;ofi_rxm. shm is refused (its tag matching is defective in "
+       "libfabric 1.17; WEFT_SHM covers a node's ranks)."},
       {"WEFT_SHM_EAGER_LIMIT", "8192",
        "Largest message in bytes that goes through the shared-memory rings (copied in by the "
        "sender, out by the receiver); larger ones are copied once, by the receiver, from the "

@@ -1,11 +1,18 @@
 // Choosing and starting the transports (runtime/transport_setup.hpp).
 #include "runtime/transport_setup.hpp"
 
+#include "mpi.h"
+
 #include "pt2pt/hybrid_transport.hpp"
 #include "pt2pt/shm/segment_name.hpp"
 #include "pt2pt/shm/shm_transport.hpp"
 #include "pt2pt/ucx_transport.hpp"
 #include "runtime/config.hpp"
+#include "runtime/world.hpp"
+#ifdef WEFT_HAVE_OFI
+#include "pt2pt/ofi_provider.hpp"
+#include "pt2pt/ofi_transport.hpp"
+#endif
 
 namespace weft {
 namespace {
@@ -18,9 +25,50 @@ std::string node_segment_name(const JobInfo& job) {
   return shm::segment_name(job.nspace, job.hostname);
 }
 
-}  // namespace
+#ifdef WEFT_HAVE_OFI
+// The auto rule: libfabric where it drives hardware UCX does not (Slingshot, Omni-Path, EFA)
+// or where WEFT_OFI_PROVIDER names a provider; UCX otherwise. libfabric is asked only on hosts
+// with such a device: its first fi_getinfo costs every MPI_Init 0.3-0.8 s here.
+Status choose_automatically(TransportChoice* out) {
+  const std::string requested = setting_value("WEFT_OFI_PROVIDER");
+  if (requested != "auto") {
+    ofi::Provider p;
+    WEFT_TRY(ofi::choose_provider(requested, &p, &out->why));
+    *out = {"ofi", p.name, "WEFT_TRANSPORT=auto and WEFT_OFI_PROVIDER=" + requested};
+    return Status::success();
+  }
+  if (!ofi::native_fabric_device_present()) {
+    *out = {"ucx", "", "no device of a fabric UCX does not drive (Slingshot, Omni-Path, EFA, "
+                       "Intel Ethernet for psm3) on this host"};
+    return Status::success();
+  }
+  for (const ofi::Provider& p : ofi::list_providers()) {
+    if (!p.native_fabric || !p.refused.empty()) continue;
+    *out = {"ofi", p.name, "libfabric's " + p.name + " drives a fabric UCX does not"};
+    return Status::success();
+  }
+  *out = {"ucx", "", "libfabric offers no provider for a fabric UCX does not drive (cxi, opx, "
+                     "psm3, psm2, efa)"};
+  return Status::success();
+}
+#endif
 
-Status start_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport>* net) {
+Status start_ofi(const JobInfo& job, const TransportChoice& choice,
+                 std::unique_ptr<Transport>* net) {
+#ifdef WEFT_HAVE_OFI
+  OfiOptions options;
+  options.provider = choice.provider;
+  options.rank = job.rank;
+  options.world_size = job.size;
+  options.address_of = process_address;
+  return make_ofi_transport(options, net);
+#else
+  (void)job, (void)choice, (void)net;
+  return Status::error(MPI_ERR_OTHER, "WEFT_TRANSPORT=ofi: this Weft was built without libfabric");
+#endif
+}
+
+Status start_ucx(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport>* net) {
   UcxOptions options;
   options.world_size = job.size;
   options.local_size = job.local_size;
@@ -29,7 +77,10 @@ Status start_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr
   // (runtime/call_lock.hpp).
   options.multi_threaded = true;
   options.oversubscribed = oversubscribed;
-  WEFT_TRY(make_ucx_transport(options, net));
+  return make_ucx_transport(options, net);
+}
+
+Status start_node_segment(const JobInfo& job) {
   if (!node_transport_wanted(job) || job.rank != job.local_peers.front()) return Status::success();
   const int local_size = int(job.local_peers.size());
   const size_t ring = shm::ShmTransport::ring_bytes_for(
@@ -38,6 +89,47 @@ Status start_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr
   // find no segment and do the same.
   (void)shm::Segment::create(node_segment_name(job), local_size, ring);
   return Status::success();
+}
+
+}  // namespace
+
+Status choose_transport(TransportChoice* out) {
+  const std::string wanted = setting_value("WEFT_TRANSPORT");
+  if (wanted == "ucx") {
+    *out = {"ucx", "", "WEFT_TRANSPORT=ucx"};
+    return Status::success();
+  }
+  if (wanted == "ofi") {
+#ifdef WEFT_HAVE_OFI
+    ofi::Provider p;
+    std::string why;
+    WEFT_TRY(ofi::choose_provider(setting_value("WEFT_OFI_PROVIDER"), &p, &why));
+    *out = {"ofi", p.name, "WEFT_TRANSPORT=ofi; provider: " + why};
+    return Status::success();
+#else
+    return Status::error(MPI_ERR_OTHER, "WEFT_TRANSPORT=ofi: this Weft was built without libfabric");
+#endif
+  }
+  if (wanted != "auto") {
+    return Status::error(MPI_ERR_ARG, "WEFT_TRANSPORT=" + wanted + ": want ucx, ofi or auto");
+  }
+#ifdef WEFT_HAVE_OFI
+  return choose_automatically(out);
+#else
+  *out = {"ucx", "", "built without libfabric"};
+  return Status::success();
+#endif
+}
+
+Status start_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport>* net) {
+  TransportChoice choice;
+  WEFT_TRY(choose_transport(&choice));
+  if (choice.transport == "ofi") {
+    WEFT_TRY(start_ofi(job, choice, net));
+  } else {
+    WEFT_TRY(start_ucx(job, oversubscribed, net));
+  }
+  return start_node_segment(job);
 }
 
 Status finish_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport> net,

@@ -1,13 +1,23 @@
-// Which transports a rank uses: UCX always, and the node's shared-memory transport for the
-// ranks of its node (unless WEFT_SHM=0 or the node cannot have it), in two steps around the
-// start-up fence.
+// Which transports a rank uses: the network transport (UCX or libfabric, by WEFT_TRANSPORT and
+// the rule of man/weft.7), and the node's shared-memory transport for the ranks of its node
+// (unless WEFT_SHM=0 or the node cannot have it), in two steps around the start-up fence.
 #pragma once
 #include <memory>
+#include <string>
 
 #include "pt2pt/transport.hpp"
 #include "runtime/kvs.hpp"
 
 namespace weft {
+
+struct TransportChoice {
+  std::string transport;  // "ucx" or "ofi"
+  std::string provider;   // the libfabric provider (ofi only)
+  std::string why;        // the rule or setting that chose it
+};
+
+// The network transport WEFT_TRANSPORT and WEFT_OFI_PROVIDER ask for, or the rule picks.
+Status choose_transport(TransportChoice* out);
 
 // Before the start-up fence: the network transport, and on the node's first rank the node
 // segment.

@@ -91,15 +91,18 @@ def _parameter(body, fn, p):
             if kind != "Request":
                 raise ValueError(f"{fn.name}: arrays of {kind} are not converted")
             body.prelude.append(f"{NS}RequestsInOut {c}({p.name}, *{p.length});")
+            body.prelude.append(f"if (!{c}.ok()) return {NS}bad_request(ierror);")
             body.args.append(f"{c}.c()")
-        elif not _is_pointer(p.ctype):
-            body.args.append(f"PMPI_{kind}_f2c(*{p.name})")
-        else:
-            first = null if p.intent == "out" else f"PMPI_{kind}_f2c(*{p.name})"
-            body.prelude.append(f"{ctype} {c} = {first};")
-            body.args.append(f"&{c}")
-            if p.intent != "in":
-                body.after.append(f"*{p.name} = PMPI_{kind}_c2f({c});")
+            return
+        body.prelude.append(f"{ctype} {c} = {null};")
+        if p.intent != "out" and kind == "Request":  # an unknown integer is an error, not null
+            body.prelude.append(f"if (!{NS}request_in(*{p.name}, &{c})) "
+                                f"return {NS}bad_request(ierror);")
+        elif p.intent != "out":
+            body.prelude.append(f"{c} = PMPI_{kind}_f2c(*{p.name});")
+        body.args.append(f"&{c}" if _is_pointer(p.ctype) else c)
+        if _is_pointer(p.ctype) and p.intent != "in":
+            body.after.append(f"*{p.name} = PMPI_{kind}_c2f({c});")
         return
     if p.kind in PASS_THROUGH:
         body.signature.append(f"{PASS_THROUGH[p.kind]}* {p.name}")

@@ -24,7 +24,7 @@ HANDLES = {  # kind: (class, null handle, what a valid one is)
     "Win": ("MPI_ERR_WIN", "MPI_WIN_NULL", "a window"),
     "File": ("MPI_ERR_FILE", "MPI_FILE_NULL", "a file handle"),
     "Session": ("MPI_ERR_SESSION", "MPI_SESSION_NULL", "a session"),
-    "Errhandler": ("MPI_ERR_ARG", "MPI_ERRHANDLER_NULL", "an error handler"),
+    "Errhandler": ("MPI_ERR_ERRHANDLER", "MPI_ERRHANDLER_NULL", "an error handler"),
 }
 
 

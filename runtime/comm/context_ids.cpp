@@ -9,6 +9,7 @@ ContextIds::ContextIds() : used_(kPairs / 64, 0) {
   take(kPartitionedPair);
   take(kFromGroupPair);
   take(kConnectPair);
+  take(kTransportPair);
 }
 
 void ContextIds::free_mask(uint32_t window, uint64_t* words) const {

@@ -25,6 +25,8 @@ class ContextIds {
   static constexpr uint32_t kFromGroupPair = 3;
   // The two roots of MPI_Comm_accept/MPI_Comm_connect (and spawn) between their own processes.
   static constexpr uint32_t kConnectPair = 4;
+  // A transport's own protocol messages (pt2pt/match_bits.hpp kTransportContext).
+  static constexpr uint32_t kTransportPair = match_bits::kTransportContext / 2;
 
   // Pairs 0 (MPI_COMM_WORLD), 1 (MPI_COMM_SELF) and the reserved pairs are in use from the start.
   ContextIds();

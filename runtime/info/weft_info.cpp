@@ -1,20 +1,76 @@
-// weft_info: prints Weft's version, the libraries it runs on, and its WEFT_* settings with their
+// weft_info: prints Weft's version, the libraries it runs on, the network transports and
+// libfabric providers it can use and which it would choose, and its WEFT_* settings with their
 // current values (the same table the runtime reads); --coll explains collective selection.
 #include <pmix.h>
 #include <ucp/api/ucp.h>
+#ifdef WEFT_HAVE_OFI
+#include <rdma/fabric.h>
+
+#include "pt2pt/ofi_library.hpp"
+#include "pt2pt/ofi_provider.hpp"
+#endif
 
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "mpi.h"
 #include "runtime/config.hpp"
 #include "runtime/info/coll_info.hpp"
+#include "runtime/transport_setup.hpp"
 
 namespace {
 
+#ifdef WEFT_HAVE_OFI
+void print_ofi() {
+  std::string why;
+  const weft::ofi::Library* lib = weft::ofi::library(&why);
+  if (lib == nullptr) {
+    std::printf("  transport ofi: not usable: %s\n", why.c_str());
+    return;
+  }
+  const uint32_t v = lib->version();
+  std::printf("  transport ofi: libfabric %u.%u (tagged messages), providers offered:\n",
+              FI_MAJOR(v), FI_MINOR(v));
+  const auto providers = weft::ofi::list_providers();
+  if (providers.empty()) std::printf("      none\n");
+  for (const weft::ofi::Provider& p : providers) {
+    if (!p.refused.empty()) {
+      std::printf("      %s: not used: %s\n", p.name.c_str(), p.refused.c_str());
+      continue;
+    }
+    // Weft uses neither yet: one-sided operations go by messages, device memory is staged.
+    const bool rma = weft::ofi::offers(p.name, FI_RMA), hmem = weft::ofi::offers(p.name, FI_HMEM);
+    std::printf("      %s (domain %s): inject %zu B, largest message %zu B, RMA %s, device "
+                "memory (FI_HMEM) %s%s\n",
+                p.name.c_str(), p.domain.c_str(), p.inject_size, p.max_msg_size,
+                rma ? "offered" : "no", hmem ? "offered" : "no",
+                p.native_fabric ? "; a fabric UCX does not drive" : "");
+  }
+}
+#endif
+
+void print_transports() {
+  std::printf("  transport ucx: UCX %s (tagged messages)\n", ucp_get_version_string());
+#ifdef WEFT_HAVE_OFI
+  print_ofi();
+#else
+  std::printf("  transport ofi: not built (libfabric was not found)\n");
+#endif
+  weft::TransportChoice choice;
+  const weft::Status s = weft::choose_transport(&choice);
+  if (!s.ok()) {
+    std::printf("  network transport: none: %s\n", s.message.c_str());
+  } else {
+    const std::string with = choice.provider.empty() ? "" : " with provider " + choice.provider;
+    std::printf("  network transport: %s%s (%s)\n", choice.transport.c_str(), with.c_str(),
+                choice.why.c_str());
+  }
+}
+
 void print_version() {
   std::printf("Weft %s (MPI %d.%d)\n", WEFT_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
-  std::printf("  transport: UCX %s (tagged messages)\n", ucp_get_version_string());
+  print_transports();
   const bool shm = weft::setting_long("WEFT_SHM", 1) != 0;
   std::printf("  transport: shared memory between ranks of one node (%s)\n",
               shm ? "used for them when the kernel allows cross-memory attach"

@@ -46,6 +46,8 @@ struct Counters {
   Counter shm_messages_received, shm_bytes_received;
   Counter ucx_messages_sent, ucx_bytes_sent;
   Counter ucx_messages_received, ucx_bytes_received;
+  Counter ofi_messages_sent, ofi_bytes_sent;
+  Counter ofi_messages_received, ofi_bytes_received;
   // Messages from ranks of this node that arrived before their receive (Weft's own matching;
   // UCX matches the others itself and does not tell).
   Level unexpected;

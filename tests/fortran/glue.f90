@@ -59,6 +59,7 @@ program fglue
   integer(kind=MPI_ADDRESS_KIND) :: val, extra
   logical :: flag
   character(len=32) :: arg
+  character(len=MPI_MAX_LIBRARY_VERSION_STRING) :: version
   call MPI_Init(ierr)
   call MPI_Comm_get_parent(parent, ierr)
   if (parent /= MPI_COMM_NULL) then  ! a spawned child: check its argv, then leave
@@ -124,6 +125,18 @@ program fglue
   call MPI_Get_count(st, MPI_INTEGER, count, ierr)
   if (req /= MPI_REQUEST_NULL .or. queries /= 1 .or. frees /= 1) stop 11
   if (count /= 3 .or. st(MPI_SOURCE) /= 5 .or. st(MPI_TAG) /= 6) stop 12
+
+  ! A request integer that names no request is an error, not the null request (Weft's choice:
+  ! other implementations may crash, so only against Weft).
+  call MPI_Get_library_version(version, count, ierr)
+  if (index(version, 'Weft') > 0) then
+    call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+    req = 4242
+    call MPI_Wait(req, st, ierr)
+    call MPI_Error_class(ierr, count, old_value)
+    if (count /= MPI_ERR_REQUEST .or. req /= 4242) stop 14
+    call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
+  end if
 
   ! Spawn two children of this program with a CHARACTER argv (blank-terminated).
   call MPI_Comm_spawn(trim(command_name()), [character(len=12) :: 'child', 'two words', ' '], &

@@ -81,6 +81,13 @@ case $case in
       weftrun -n 3 --host h1:2,h2:2 "$bin/mpi_$prog"
       expect 0
     done ;;
+  ofi)  # the libfabric transport (tcp;ofi_rxm over eth0) between hosts, shared memory within
+    "$hosts" up "$prefix" 2 "$subnet"
+    for prog in ring anysource probe mprobe ssend truncate coll_allreduce coll_bcast \
+                coll_alltoall coll_overlap; do
+      weftrun -n 4 --host h1:2,h2:2 --transport ofi "$bin/mpi_$prog"
+      expect 0
+    done ;;
   hierarchical)  # node-aware collectives, the nodes found from the launcher's host names
     "$hosts" up "$prefix" 2 "$subnet"
     forced=()

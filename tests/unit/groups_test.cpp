@@ -60,14 +60,16 @@ TEST_CASE("context pairs: the lowest pair free on every process is the one agree
   uint64_t a[ContextIds::kWindowWords], b[ContextIds::kWindowWords];
   CHECK_FALSE(here.is_free(ContextIds::kPartitionedPair));
   CHECK_FALSE(here.is_free(ContextIds::kFromGroupPair));
-  here.take(4);
-  there.take(5);
+  CHECK_FALSE(here.is_free(ContextIds::kConnectPair));
+  CHECK_FALSE(here.is_free(ContextIds::kTransportPair));
+  here.take(6);
+  there.take(7);
   here.free_mask(0, a);
   there.free_mask(0, b);
   for (uint32_t i = 0; i < ContextIds::kWindowWords; ++i) a[i] &= b[i];
-  CHECK(lowest_free(0, a) == 6);  // 0 and 1 are the predefined communicators', 2 and 3 reserved
-  here.release(4);
-  CHECK(here.is_free(4));
+  CHECK(lowest_free(0, a) == 8);  // 0 and 1 are the predefined communicators', 2 to 5 reserved
+  here.release(6);
+  CHECK(here.is_free(6));
   CHECK_FALSE(here.is_free(1));
   for (uint32_t i = 0; i < ContextIds::kWindowWords; ++i) a[i] = 0;
   CHECK(lowest_free(0, a) == -1);

@@ -149,17 +149,20 @@ TEST_CASE("bad input gives an error naming it") {
   CHECK(parse_error({"--timeout", "-1", "./a"}).find("--timeout") != std::string::npos);
   CHECK(parse_error({"-x", "1BAD", "./a"}).find("1BAD") != std::string::npos);
   CHECK(parse_error({"--set", "novalue", "./a"}).find("novalue") != std::string::npos);
+  CHECK(parse_error({"--transport", "psm", "./a"}).find("'psm'") != std::string::npos);
   CHECK(parse_error({"-n", "2"}).find("no program") != std::string::npos);
 }
 
 TEST_CASE("rank environment: identity, exports, settings, loopback default") {
-  LaunchOptions o = parse_ok({"-x", "A=5", "--set", "poll_ms=7", "./a"});
+  LaunchOptions o = parse_ok({"-x", "A=5", "--set", "poll_ms=7", "--transport=ofi", "./a"});
   EnvMap env = job_environment({{"HOME", "/root"}, {"A", "1"}}, o, true);
   add_rank_identity(&env, 5, 8, 1, 4);
   CHECK(env["HOME"] == "/root");
   CHECK(env["A"] == "5");
   CHECK(env["WEFT_POLL_MS"] == "7");
+  CHECK(env["WEFT_TRANSPORT"] == "ofi");
   CHECK(env["UCX_NET_DEVICES"] == "lo");
+  CHECK(env["FI_TCP_IFACE"] == "lo");
   for (const char* k : {"WEFT_RANK", "RANK"}) CHECK(env[k] == "5");
   for (const char* k : {"WEFT_SIZE", "WORLD_SIZE"}) CHECK(env[k] == "8");
   for (const char* k : {"WEFT_LOCAL_RANK", "LOCAL_RANK"}) CHECK(env[k] == "1");

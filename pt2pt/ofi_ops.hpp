@@ -1,0 +1,63 @@
+// The operations the libfabric transport (pt2pt/ofi_transport.cpp) hands to libfabric: one Op per
+// send, receive or probe in flight, kept in a pool and reused, so a message allocates nothing.
+#pragma once
+#include <rdma/fabric.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "pt2pt/transport.hpp"
+
+namespace weft::ofi {
+
+// One operation libfabric holds: its fi_context comes first, so the op_context of a completion
+// is the Op. Its slot names it in a synchronous send's acknowledgement.
+struct Op {
+  enum class Kind : uint8_t { kSend, kSyncSend, kRecv, kProbe, kAck };
+  fi_context ctx{};
+  Kind kind = Kind::kSend;
+  uint32_t slot = 0;  // index in the pool
+  Completion* c = nullptr;
+  void* user_buf = nullptr;            // receive through `bounce`: where the data goes
+  size_t capacity = 0;                 // receive: the buffer's length
+  bool sent = false, acked = false;    // synchronous send: both needed to complete
+  bool probed = false, found = false;  // probe: answered, and whether a message matched
+  uint64_t tag = 0;
+  size_t len = 0;
+  std::vector<char> bounce;  // kept across reuses of the Op
+
+  void reset(Kind k, Completion* completion) {
+    kind = k;
+    c = completion;
+    user_buf = nullptr;
+    capacity = 0;
+    sent = acked = probed = found = false;
+    tag = 0;
+    len = 0;
+  }
+};
+
+class OpPool {
+ public:
+  Op* take(Op::Kind kind, Completion* c) {
+    if (free_.empty()) {
+      ops_.push_back(std::make_unique<Op>());
+      ops_.back()->slot = uint32_t(ops_.size() - 1);
+      free_.push_back(ops_.back()->slot);
+    }
+    Op* op = ops_[free_.back()].get();
+    free_.pop_back();
+    op->reset(kind, c);
+    return op;
+  }
+  void give_back(Op* op) { free_.push_back(op->slot); }
+  // The Op of a slot, or null for a slot never handed out.
+  Op* at(uint64_t slot) const { return slot < ops_.size() ? ops_[size_t(slot)].get() : nullptr; }
+
+ private:
+  std::vector<std::unique_ptr<Op>> ops_;  // never shrinks: libfabric holds pointers to them
+  std::vector<uint32_t> free_;
+};
+
+}  // namespace weft::ofi
