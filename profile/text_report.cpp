@@ -47,6 +47,8 @@ std::string mpi_share_line(const JobSummary& job) {
 // Per function: calls, bytes and time over all ranks, then the spread of the time (ms) over the
 // ranks and the rank with the most.
 void functions_table(const JobSummary& job, std::string* out) {
+  *out += "per function, all ranks together; rank min/mean/max: the ms one rank spent in it, "
+          "slowest: the rank that spent the most\n";
   *out += format("%-26s %10s %14s %11s %10s %10s | %9s %10s %10s %8s\n", "MPI function", "calls",
                  "bytes", "total ms", "mean us", "max us", "rank min", "rank mean", "rank max",
                  "slowest");
