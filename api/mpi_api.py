@@ -33,10 +33,14 @@ class Function:
     tools: bool = False            # MPI_T_*
 
 
+def c_parameters(fn):
+    """fn's parameters as mpi.h declares them, "..." last for a variadic one."""
+    return [p.decl for p in fn.params] + (["..."] if fn.variadic else [])
+
+
 def c_declaration(fn, name=None):
     """The C prototype of fn under another name (e.g. PMPI_Send), without the semicolon."""
-    args = [p.decl for p in fn.params] + (["..."] if fn.variadic else [])
-    return f"{fn.ret} {name or fn.name}({', '.join(args) or 'void'})"
+    return f"{fn.ret} {name or fn.name}({', '.join(c_parameters(fn)) or 'void'})"
 
 
 def c_call_args(fn):

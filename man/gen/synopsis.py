@@ -2,6 +2,7 @@
 the int form), and the Fortran interfaces of `use mpi` and `use mpi_f08` as fortran/gen writes
 them into the modules."""
 import interfaces
+import mpi_api
 import modules
 
 WIDTH = 72  # man indents the synopsis by 7 columns: 80 in all
@@ -23,8 +24,7 @@ def wrap_call(head, args, tail, width=WIDTH):
 
 
 def c_lines(fn):
-    args = [p.decl for p in fn.params] + (["..."] if fn.variadic else [])
-    return wrap_call(f"{fn.ret} {fn.name}", args or ["void"], ";")
+    return wrap_call(f"{fn.ret} {fn.name}", mpi_api.c_parameters(fn) or ["void"], ";")
 
 
 def has_fortran(fn):
