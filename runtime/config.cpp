@@ -36,6 +36,9 @@ const std::vector<Setting>& settings() {
        "provider from WEFT_OFI_PROVIDER) or auto: ofi where libfabric drives a fabric UCX does "
        "not (its cxi, opx, psm3, psm2 or efa provider) or where WEFT_OFI_PROVIDER names a "
        "provider, else ucx. weftrun --transport sets it; weft_info shows the choice."},
+      {"WEFT_CUDA", "auto",
+       "auto: accept CUDA device buffers when the CUDA driver (libcuda.so.1) loads and sees a "
+       "device; 0: never look for it (every buffer is host memory)."},
       {"WEFT_OFI_PROVIDER", "auto",
        "The libfabric provider of WEFT_TRANSPORT=ofi, as libfabric names it (e.g. "
        "tcp;ofi_rxm, sockets). auto: the first offered of cxi, opx, psm3, psm2, efa, "

@@ -150,6 +150,7 @@ Status OpTable::bind(MPI_Op op, MPI_Datatype type, size_t elem_size, Reduction* 
     out->user_c = u->fn_c;
     out->commutative = u->commutative;
   }
+  out->op = op;
   out->datatype = type;
   out->elem_size = elem_size;
   out->layout = nullptr;
@@ -174,6 +175,7 @@ Status OpTable::bind(MPI_Op op, const Datatype& type, Reduction* out) const {
   }
   Reduction r;
   WEFT_TRY(commutative(op, "op", &r.commutative));
+  r.op = op;
   r.user = find_user(op)->fn;
   r.user_c = find_user(op)->fn_c;
   r.datatype = type.handle();

@@ -21,6 +21,7 @@ struct Reduction {
   ReduceKernel kernel = nullptr;         // predefined op on a predefined type, or
   MPI_User_function* user = nullptr;     // a user function (called in chunks of INT_MAX), or
   MPI_User_function_c* user_c = nullptr;  // a large-count one (MPI_Op_create_c), called once
+  MPI_Op op = MPI_OP_NULL;               // which op (gpu/ picks its device kernel by it)
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   size_t elem_size = 0;                  // bytes of one element as the collective moves it
   bool commutative = true;

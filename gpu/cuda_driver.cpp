@@ -1,0 +1,73 @@
+// Loading the CUDA driver with dlopen: the symbols of the CUDA 12/13 driver API Weft calls.
+#include "gpu/cuda_driver.hpp"
+
+#include <dlfcn.h>
+
+namespace weft::gpu {
+namespace {
+
+template <typename F>
+bool resolve(void* library, const char* name, F* out, std::string* missing) {
+  *out = reinterpret_cast<F>(dlsym(library, name));
+  if (*out == nullptr && missing->empty()) *missing = name;
+  return *out != nullptr;
+}
+
+}  // namespace
+
+bool load_cuda_driver(CudaDriver* out, int* devices, std::string* why) {
+  *devices = 0;
+  void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    const char* error = dlerror();
+    *why = std::string("no CUDA driver (") + (error != nullptr ? error : "libcuda.so.1") + ")";
+    return false;
+  }
+  CudaDriver d;
+  std::string missing;
+  resolve(library, "cuInit", &d.init, &missing);
+  resolve(library, "cuDriverGetVersion", &d.driver_get_version, &missing);
+  resolve(library, "cuDeviceGetCount", &d.device_get_count, &missing);
+  resolve(library, "cuDeviceGetName", &d.device_get_name, &missing);
+  resolve(library, "cuPointerGetAttributes", &d.pointer_get_attributes, &missing);
+  resolve(library, "cuDevicePrimaryCtxRetain", &d.primary_ctx_retain, &missing);
+  resolve(library, "cuDevicePrimaryCtxGetState", &d.primary_ctx_get_state, &missing);
+  resolve(library, "cuCtxGetCurrent", &d.ctx_get_current, &missing);
+  resolve(library, "cuCtxSetCurrent", &d.ctx_set_current, &missing);
+  resolve(library, "cuStreamCreate", &d.stream_create, &missing);
+  resolve(library, "cuStreamSynchronize", &d.stream_synchronize, &missing);
+  resolve(library, "cuMemcpyAsync", &d.memcpy_async, &missing);
+  resolve(library, "cuMemAlloc_v2", &d.mem_alloc, &missing);
+  resolve(library, "cuMemFree_v2", &d.mem_free, &missing);
+  resolve(library, "cuMemHostAlloc", &d.mem_host_alloc, &missing);
+  resolve(library, "cuMemFreeHost", &d.mem_free_host, &missing);
+  resolve(library, "cuGetErrorString", &d.get_error_string, &missing);
+  if (!missing.empty()) {
+    *why = "the CUDA driver lacks " + missing;
+    dlclose(library);
+    return false;
+  }
+  const CuResult init = d.init(0);
+  if (init != kCuSuccess) {
+    *why = "cuInit failed: " + cuda_error_text(d, init);
+    dlclose(library);
+    return false;
+  }
+  int count = 0;
+  if (d.device_get_count(&count) != kCuSuccess || count <= 0) {
+    *why = "the CUDA driver sees no device";
+    dlclose(library);
+    return false;
+  }
+  *devices = count;
+  *out = d;  // the library stays loaded for the life of the process
+  return true;
+}
+
+std::string cuda_error_text(const CudaDriver& driver, CuResult error) {
+  const char* text = nullptr;
+  if (driver.get_error_string != nullptr) driver.get_error_string(error, &text);
+  return std::string(text != nullptr ? text : "CUDA error") + " (" + std::to_string(error) + ")";
+}
+
+}  // namespace weft::gpu

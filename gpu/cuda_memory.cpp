@@ -1,0 +1,132 @@
+// CudaMemory: the driver calls behind DeviceMemory, on the primary context and one stream.
+#include "gpu/cuda_memory.hpp"
+
+#include <cstdint>
+
+#ifdef WEFT_HAVE_CUDA
+#include "gpu/device_reduce.hpp"
+#endif
+
+namespace weft::gpu {
+namespace {
+
+CuDevicePtr address(const void* p) { return CuDevicePtr(reinterpret_cast<uintptr_t>(p)); }
+
+}  // namespace
+
+CudaMemory::CudaMemory(const CudaDriver& driver, int devices) : driver_(driver), devices_(devices) {}
+
+bool CudaMemory::cuda_in_use() {
+  if (in_use_) return true;
+  for (int dev = 0; dev < devices_; ++dev) {
+    unsigned flags = 0;
+    int active = 0;
+    if (driver_.primary_ctx_get_state(dev, &flags, &active) == kCuSuccess && active != 0) {
+      in_use_ = true;  // once in use, always looked up: contexts are not torn down under us
+      return true;
+    }
+  }
+  CuContext current = nullptr;
+  if (driver_.ctx_get_current(&current) == kCuSuccess && current != nullptr) in_use_ = true;
+  return in_use_;
+}
+
+MemoryKind CudaMemory::kind_of(const void* p) {
+  if (!cuda_in_use()) return MemoryKind::kHost;
+  unsigned memory_type = 0;
+  unsigned long long is_managed = 0;  // the driver writes a bool; the rest stays zero
+  int attributes[] = {kCuPointerAttributeMemoryType, kCuPointerAttributeIsManaged};
+  void* data[] = {&memory_type, &is_managed};
+  if (driver_.pointer_get_attributes(2, attributes, data, address(p)) != kCuSuccess)
+    return MemoryKind::kHost;  // not memory CUDA knows
+  return memory_type == kCuMemoryTypeDevice && is_managed == 0 ? MemoryKind::kDevice
+                                                               : MemoryKind::kHost;
+}
+
+Status CudaMemory::failed(const char* what, CuResult error) const {
+  return Status::error(MPI_ERR_OTHER, std::string(what) + " failed: " + cuda_error_text(driver_, error));
+}
+
+Status CudaMemory::enter() {
+  CuContext current = nullptr;
+  if (driver_.ctx_get_current(&current) != kCuSuccess || current == nullptr) {
+    if (context_ == nullptr) {
+      const CuResult e = driver_.primary_ctx_retain(&context_, 0);
+      if (e != kCuSuccess) return failed("cuDevicePrimaryCtxRetain", e);
+    }
+    const CuResult e = driver_.ctx_set_current(context_);
+    if (e != kCuSuccess) return failed("cuCtxSetCurrent", e);
+  }
+  std::call_once(stream_once_, [this] {
+    setup_error_ = driver_.stream_create(&stream_, kCuStreamNonBlocking);
+  });
+  if (setup_error_ != kCuSuccess) return failed("cuStreamCreate", setup_error_);
+  return Status::success();
+}
+
+Status CudaMemory::copy(void* dst, const void* src, size_t bytes) {
+  if (bytes == 0 || dst == src) return Status::success();
+  WEFT_TRY(enter());
+  CuResult e = driver_.memcpy_async(address(dst), address(src), bytes, stream_);
+  if (e == kCuSuccess) e = driver_.stream_synchronize(stream_);
+  return e == kCuSuccess ? Status::success() : failed("cuMemcpyAsync", e);
+}
+
+void* CudaMemory::allocate_device(size_t bytes) {
+  CuDevicePtr p = 0;
+  if (!enter().ok() || driver_.mem_alloc(&p, bytes == 0 ? 1 : bytes) != kCuSuccess) return nullptr;
+  return reinterpret_cast<void*>(uintptr_t(p));
+}
+
+void CudaMemory::free_device(void* p) {
+  if (p != nullptr && enter().ok()) driver_.mem_free(address(p));
+}
+
+void* CudaMemory::allocate_pinned(size_t bytes) {
+  void* p = nullptr;
+  if (!enter().ok() || driver_.mem_host_alloc(&p, bytes == 0 ? 1 : bytes, 0) != kCuSuccess)
+    return nullptr;
+  return p;
+}
+
+void CudaMemory::free_pinned(void* p) {
+  if (p != nullptr && enter().ok()) driver_.mem_free_host(p);
+}
+
+bool CudaMemory::can_reduce(const Reduction& r) const {
+#ifdef WEFT_HAVE_CUDA
+  return r.kernel != nullptr && device_reduce_launcher(r.op, r.datatype) != nullptr;
+#else
+  (void)r;
+  return false;
+#endif
+}
+
+Status CudaMemory::reduce(const Reduction& r, const void* in, void* inout, size_t n) {
+#ifdef WEFT_HAVE_CUDA
+  const DeviceReduceLaunch launch = device_reduce_launcher(r.op, r.datatype);
+  if (launch == nullptr) return Status::error(MPI_ERR_INTERN, "no device kernel for this reduction");
+  WEFT_TRY(enter());
+  if (n == 0) return Status::success();
+  const int launched = launch(in, inout, n, stream_);
+  if (launched != 0)
+    return Status::error(MPI_ERR_OTHER,
+                         "launching a reduction kernel failed (cudaError " + std::to_string(launched) + ")");
+  const CuResult e = driver_.stream_synchronize(stream_);
+  return e == kCuSuccess ? Status::success() : failed("a reduction kernel", e);
+#else
+  (void)r, (void)in, (void)inout, (void)n;
+  return Status::error(MPI_ERR_INTERN, "Weft was built without CUDA kernels");
+#endif
+}
+
+DeviceMemory* find_cuda_memory(std::string* why) {
+  CudaDriver driver;
+  int devices = 0;
+  if (!load_cuda_driver(&driver, &devices, why)) return nullptr;
+  why->clear();
+  static CudaMemory memory(driver, devices);  // lives as long as the process
+  return &memory;
+}
+
+}  // namespace weft::gpu

@@ -1,0 +1,48 @@
+// DeviceMemory for CUDA: pointer classification with cuPointerGetAttributes, copies and
+// allocations through the driver on one stream of Weft's own, reductions by gpu/'s kernels.
+#pragma once
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gpu/cuda_driver.hpp"
+#include "gpu/memory.hpp"
+
+namespace weft::gpu {
+
+class CudaMemory final : public DeviceMemory {
+ public:
+  CudaMemory(const CudaDriver& driver, int devices);
+  MemoryKind kind_of(const void* p) override;
+  Status copy(void* dst, const void* src, size_t bytes) override;
+  void* allocate_device(size_t bytes) override;
+  void free_device(void* p) override;
+  void* allocate_pinned(size_t bytes) override;
+  void free_pinned(void* p) override;
+  bool can_reduce(const Reduction& r) const override;
+  Status reduce(const Reduction& r, const void* in, void* inout, size_t n) override;
+
+ private:
+  // Makes a context current on the calling thread (the first device's primary context when the
+  // application has none current) and creates Weft's stream in it once.
+  Status enter();
+  // Whether the application has started using CUDA: until a primary context is active no device
+  // buffer can exist, and host buffers are not looked up at all.
+  bool cuda_in_use();
+  Status failed(const char* what, CuResult error) const;
+
+  CudaDriver driver_;
+  int devices_;
+  bool in_use_ = false;
+  std::once_flag stream_once_;
+  CuContext context_ = nullptr;
+  CuStream stream_ = nullptr;
+  CuResult setup_error_ = kCuSuccess;
+};
+
+// The process's CudaMemory, or null with the reason when CUDA cannot be used (no driver, no
+// device, WEFT_CUDA=0); looked for once.
+DeviceMemory* find_cuda_memory(std::string* why);
+
+}  // namespace weft::gpu

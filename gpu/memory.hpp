@@ -1,0 +1,51 @@
+// Where a buffer lives and how Weft moves and reduces data that may sit in GPU memory. The rest
+// of the library asks only this header; gpu/cuda_memory.cpp answers for CUDA (the driver loaded
+// with dlopen at run time), and tests put in a fake.
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "runtime/op/op.hpp"
+#include "runtime/status.hpp"
+
+namespace weft::gpu {
+
+// Managed and pinned host memory count as host memory: the CPU reaches them directly.
+enum class MemoryKind : unsigned char { kHost, kDevice };
+
+// The operations Weft needs on memory the CPU cannot touch.
+class DeviceMemory {
+ public:
+  virtual ~DeviceMemory() = default;
+  // Asked per buffer, never answered from a cache of host ranges: memory freed and allocated
+  // again on the device must not be taken for host memory.
+  virtual MemoryKind kind_of(const void* p) = 0;
+  // Copies `bytes` between any two kinds of memory; done when it returns.
+  virtual Status copy(void* dst, const void* src, size_t bytes) = 0;
+  // Device memory (for a collective's scratch) and pinned host memory (for staging); nullptr
+  // when none can be had.
+  virtual void* allocate_device(size_t bytes) = 0;
+  virtual void free_device(void* p) = 0;
+  virtual void* allocate_pinned(size_t bytes) = 0;
+  virtual void free_pinned(void* p) = 0;
+  // Whether reduce() can run `r` on the device (predefined ops on types with a device kernel).
+  virtual bool can_reduce(const Reduction& r) const = 0;
+  // inout[i] = in[i] op inout[i] for n elements, both in device memory; done when it returns.
+  virtual Status reduce(const Reduction& r, const void* in, void* inout, size_t n) = 0;
+};
+
+// Looks for CUDA once (MPI_Init, weft_info); `enabled` false (WEFT_CUDA=0) skips the search.
+// Returns why none is used, or "" when CUDA is.
+const std::string& find_device_memory(bool enabled);
+// The process's: null when no GPU memory can exist (built without CUDA support, no driver, no
+// device, WEFT_CUDA=0, or not looked for yet).
+DeviceMemory* device_memory();
+// Puts `memory` in place of the process's (tests); nullptr goes back to what was found.
+void set_device_memory(DeviceMemory* memory);
+
+inline bool on_device(const void* p) {
+  DeviceMemory* m = device_memory();
+  return m != nullptr && p != nullptr && m->kind_of(p) == MemoryKind::kDevice;
+}
+
+}  // namespace weft::gpu
