@@ -6,6 +6,7 @@
 #include "coll/call_cache.hpp"
 #include "coll/coll_op.hpp"
 #include "coll/registry.hpp"
+#include "gpu/memory.hpp"
 #include "pt2pt/match_bits.hpp"
 #include "pt2pt/pt2pt.hpp"
 #include "runtime/comm/nodes.hpp"
@@ -85,22 +86,31 @@ void CollOp::start() {
   if (calls_ != nullptr) calls_->add(1);
   ++comm_->ops_in_flight;
   Binding binding = spec_.binding;
+  staging_ = Status::success();
+  // Packed copies of non-contiguous sides live in host memory, whatever the user's buffer is.
   if (!spec_.send_typed.empty()) {
-    spec_.send_typed.pack(binding.send, packed_send_.data());
+    note_staging(spec_.send_typed.pack(binding.send, packed_send_.data()));
     binding.send = packed_send_.data();
   }
   if (!spec_.recv_typed.empty()) {
-    spec_.recv_typed.pack(binding.recv, packed_recv_.data());
+    note_staging(spec_.recv_typed.pack(binding.recv, packed_recv_.data()));
     binding.recv = packed_recv_.data();
   }
   if (spec_.send_in_packed_recv >= 0)
     binding.send = packed_recv_.data() + spec_.send_in_packed_recv;
   if (spec_.recv_in_packed_send >= 0)
     binding.recv = packed_send_.data() + spec_.recv_in_packed_send;
+  binding.recv_on_device = gpu::on_device(binding.recv);
   if (!stage_.empty()) {
-    std::memcpy(stage_.data(), binding.recv, stage_.size());
+    if (binding.recv_on_device) {
+      note_staging(gpu::device_memory()->copy(stage_.data(), binding.recv, stage_.size()));
+    } else {
+      std::memcpy(stage_.data(), binding.recv, stage_.size());
+    }
     binding.send = stage_.data();
   }
+  binding.send_on_device = binding.send == binding.recv ? binding.recv_on_device
+                                                        : gpu::on_device(binding.send);
   const Reduction* reduction = spec_.reduction.elem_size > 0 ? &spec_.reduction : nullptr;
   executor_.start(reduction, binding, &channel_);
   if (executor_.done()) finish();
@@ -115,10 +125,11 @@ unsigned CollOp::advance() {
 
 void CollOp::finish() {
   finished_ = true;
-  if (!spec_.recv_typed.empty()) spec_.recv_typed.unpack(packed_recv_.data(), spec_.binding.recv);
+  if (!spec_.recv_typed.empty())
+    note_staging(spec_.recv_typed.unpack(packed_recv_.data(), spec_.binding.recv));
   world().comms.op_done(comm_);
   if (report_ != nullptr) {
-    report_->error_class = executor_.status().error_class;
+    report_->error_class = outcome().error_class;
     report_->done = true;
   }
 }

@@ -59,12 +59,16 @@ class CollOp final : public Activity {
 
   unsigned advance() override;
   bool finished() const override { return finished_; }
-  Status outcome() const override { return executor_.status(); }
+  // The first error: of the run, or of moving data to or from device memory around it.
+  Status outcome() const override { return staging_.ok() ? executor_.status() : staging_; }
   Status restart() override;
   void release() override;
 
  private:
   void finish();
+  void note_staging(Status s) {
+    if (staging_.ok()) staging_ = std::move(s);
+  }
 
   CallSpec spec_;
   const Algorithm* algorithm_ = nullptr;  // the one schedule_ was built by
@@ -77,6 +81,7 @@ class CollOp final : public Activity {
   std::vector<unsigned char> packed_send_, packed_recv_;  // non-contiguous datatypes
   Completion* report_ = nullptr;
   std::weak_ptr<CallCache> home_;
+  Status staging_;  // a failed pack, unpack or copy of a device buffer in this run
   bool finished_ = true;
 };
 

@@ -17,7 +17,15 @@ void Executor::start(const Reduction* reduction, Binding binding, Channel* chann
   if (!status_.ok()) status_ = Status::success();
   completed_ = 0;
   const Schedule& schedule = *schedule_;
-  if (schedule.scratch_bytes() > scratch_capacity_) {
+  const bool on_device = binding.send_on_device || binding.recv_on_device;
+  if (Status s = device_.begin(schedule, binding.send_on_device, binding.recv_on_device,
+                               on_device ? gpu::device_memory() : nullptr);
+      !s.ok() || (on_device && !device_.active())) {
+    fail(s.ok() ? Status::error(MPI_ERR_INTERN, "GPU buffers without GPU support") : std::move(s));
+    completed_ = total_;
+    return;
+  }
+  if (!device_.active() && schedule.scratch_bytes() > scratch_capacity_) {
     const size_t bytes = (schedule.scratch_bytes() + 63) / 64 * 64;
     scratch_.reset(static_cast<unsigned char*>(std::aligned_alloc(64, bytes)));
     scratch_capacity_ = scratch_.get() != nullptr ? bytes : 0;
@@ -86,7 +94,9 @@ unsigned char* Executor::address(BufRef ref) const {
   switch (ref.buf) {
     case Buf::kSend: base = reinterpret_cast<uintptr_t>(binding_.send); break;
     case Buf::kRecv: base = reinterpret_cast<uintptr_t>(binding_.recv); break;
-    case Buf::kScratch: base = reinterpret_cast<uintptr_t>(scratch_.get()); break;
+    case Buf::kScratch:
+      base = reinterpret_cast<uintptr_t>(device_.active() ? device_.scratch() : scratch_.get());
+      break;
   }
   return reinterpret_cast<unsigned char*>(base + ref.offset);
 }
@@ -103,34 +113,65 @@ void Executor::start_step(StepId id) {
   const Step& step = schedule_->step(id);
   switch (step.kind) {
     case StepKind::kSend:
-    case StepKind::kRecv: {
-      Completion* c = &completions_[id];
-      *c = Completion{};
-      Status s = step.kind == StepKind::kSend
-                     ? channel_->start_send(step.peer, step.lane, address(step.src), step.bytes, c)
-                     : channel_->start_recv(step.peer, step.lane, address(step.dst), step.bytes, c);
-      if (order_next_[id] != kNoStep) release(order_next_[id]);
-      if (!s.ok()) {
-        fail(std::move(s));
-        complete_step(id);
-      } else {
-        in_flight_.push_back(id);
-      }
+    case StepKind::kRecv:
+      start_message(id, step);
       return;
-    }
     case StepKind::kReduce:
-      reduction_->apply(address(step.src), address(step.dst), step.bytes / reduction_->elem_size);
+      if (device_.active()) {
+        if (Status s = device_.reduce(*reduction_, step, address(step.src), address(step.dst));
+            !s.ok())
+          fail(std::move(s));
+      } else {
+        reduction_->apply(address(step.src), address(step.dst), step.bytes / reduction_->elem_size);
+      }
       break;
     case StepKind::kCopy: {
       unsigned char* src = address(step.src);
       unsigned char* dst = address(step.dst);
-      if (src != dst && step.bytes > 0) std::memmove(dst, src, step.bytes);
+      if (device_.active()) {
+        if (Status s = device_.copy(step, src, dst); !s.ok()) fail(std::move(s));
+      } else if (src != dst && step.bytes > 0) {
+        std::memmove(dst, src, step.bytes);
+      }
       break;
     }
     case StepKind::kJoin:
       break;
   }
   complete_step(id);
+}
+
+// A send or receive; in a device run, one whose buffer is on the device uses its pinned slot.
+void Executor::start_message(StepId id, const Step& step) {
+  Completion* c = &completions_[id];
+  *c = Completion{};
+  unsigned char* slot = device_.active() ? device_.slot(id) : nullptr;
+  Status s;
+  if (step.kind == StepKind::kSend) {
+    if (slot != nullptr) s = device_.fill_slot(id, address(step.src), step.bytes);
+    if (s.ok())
+      s = channel_->start_send(step.peer, step.lane, slot != nullptr ? slot : address(step.src),
+                               step.bytes, c);
+  } else {
+    s = channel_->start_recv(step.peer, step.lane, slot != nullptr ? slot : address(step.dst),
+                             step.bytes, c);
+  }
+  if (order_next_[id] != kNoStep) release(order_next_[id]);
+  if (!s.ok()) {
+    fail(std::move(s));
+    complete_step(id);
+  } else {
+    in_flight_.push_back(id);
+  }
+}
+
+void Executor::received(StepId id, const Step& step, const Completion& c) {
+  check_received(step, c);
+  if (c.error_class == 0 && device_.active() && device_.slot(id) != nullptr) {
+    if (Status s = device_.empty_slot(id, address(step.dst), std::min(c.bytes, step.bytes));
+        !s.ok())
+      fail(std::move(s));
+  }
 }
 
 void Executor::complete_step(StepId id) {
@@ -168,7 +209,7 @@ unsigned Executor::advance() {
       }
       const Step& step = schedule_->step(id);
       if (step.kind == StepKind::kRecv) {
-        check_received(step, c);
+        received(id, step, c);
       } else if (c.error_class != 0) {
         fail(Status::error(c.error_class, "send to rank " + std::to_string(step.peer) +
                                               " failed in the transport"));

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "coll/device_run.hpp"
 #include "coll/schedule.hpp"
 #include "pt2pt/transport.hpp"
 #include "runtime/op/op.hpp"
@@ -24,10 +25,12 @@ class Channel {
   virtual Status start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) = 0;
 };
 
-// The user's buffers behind Buf::kSend and Buf::kRecv.
+// The user's buffers behind Buf::kSend and Buf::kRecv, and whether they lie in GPU memory
+// (then the run is a device run: coll/device_run.hpp).
 struct Binding {
   const void* send = nullptr;
   void* recv = nullptr;
+  bool send_on_device = false, recv_on_device = false;
 };
 
 class Executor {
@@ -48,7 +51,7 @@ class Executor {
   bool done() const { return completed_ == total_; }
   // The first error met (the run continues to the end so that no peer waits forever).
   const Status& status() const { return status_; }
-  // Bytes of scratch memory it keeps for the next run.
+  // Bytes of (host) scratch memory it keeps for the next run.
   size_t scratch_capacity() const { return scratch_capacity_; }
 
  private:
@@ -56,6 +59,8 @@ class Executor {
   void complete_step(StepId id);
   void release(StepId id);  // one of `id`'s prerequisites is met
   void check_received(const Step& step, const Completion& c);
+  void start_message(StepId id, const Step& step);
+  void received(StepId id, const Step& step, const Completion& c);
   void fail(Status s);
   unsigned char* address(BufRef ref) const;
 
@@ -65,6 +70,7 @@ class Executor {
   Channel* channel_ = nullptr;
   std::unique_ptr<unsigned char, decltype(&std::free)> scratch_{nullptr, &std::free};
   size_t scratch_capacity_ = 0;
+  DeviceRun device_;  // active while the bound buffers are in GPU memory
 
   std::vector<uint32_t> initial_pending_;  // prerequisites per step, as planned
   std::vector<StepId> initial_ready_;      // the steps without any, in step order

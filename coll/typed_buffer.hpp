@@ -17,8 +17,9 @@ class TypedBuffer {
   void add(ptrdiff_t offset, size_t count, std::shared_ptr<const Datatype> type);
   bool empty() const { return pieces_.empty(); }
   size_t packed_bytes() const { return packed_bytes_; }
-  void pack(const void* user, unsigned char* packed) const;
-  void unpack(const unsigned char* packed, void* user) const;
+  // Either side of `user` may be device memory (gpu/typed_copy.hpp); fails only on a failed copy.
+  Status pack(const void* user, unsigned char* packed) const;
+  Status unpack(const unsigned char* packed, void* user) const;
 
  private:
   struct Piece {

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gpu/typed_copy.hpp"
 #include "pt2pt/bsend_space.hpp"
 #include "runtime/world.hpp"
 
@@ -213,10 +214,10 @@ Status start_buffered_send(const Comm& comm, const void* buf, size_t count, cons
   std::optional<InFlight> slot = place(*b, bytes, &error);
   if (!slot) return error;
   unsigned char* copy = slot->own_copy ? slot->own_copy.get() : b->base + slot->offset;
-  if (bytes > 0 && type.is_contiguous(count)) {
+  if (bytes > 0 && type.is_contiguous(count) && !gpu::typed_on_device(buf, count, type)) {
     std::memcpy(copy, type.data_start(buf), bytes);
   } else if (bytes > 0) {
-    type.pack(buf, count, copy);
+    WEFT_TRY(gpu::pack_typed(buf, count, type, copy));
   }
   Request* send = world().requests.acquire();
   if (Status s = start_send(comm, copy, bytes, dest, tag, SendMode::kStandard, send); !s.ok()) {

@@ -1,6 +1,8 @@
-// Typed sends and receives: the zero-copy path for contiguous layouts, staging otherwise.
+// Typed sends and receives: the zero-copy path for contiguous host layouts, staging otherwise
+// (non-contiguous layouts, and device memory, which the transports here do not take).
 #include "pt2pt/typed.hpp"
 
+#include "gpu/typed_copy.hpp"
 #include "pt2pt/buffered.hpp"
 
 namespace weft::pt2pt {
@@ -13,10 +15,12 @@ std::unique_ptr<Staging> staging_of(size_t bytes) {
 }
 
 // Where the bytes of a receive of count × type land: the user's buffer itself for a contiguous
-// layout, otherwise a staging buffer of `r`, unpacked into `buf` when the receive completes.
+// host layout, otherwise a staging buffer of `r`, unpacked (or copied to the device) into `buf`
+// when the receive completes.
 void* landing_of(void* buf, size_t count, const Datatype& type, Request* r) {
   const size_t bytes = count * type.size();
-  if (bytes == 0 || type.is_contiguous(count)) return type.data_start(buf);
+  if (bytes == 0 || (type.is_contiguous(count) && !gpu::typed_on_device(buf, count, type)))
+    return type.data_start(buf);
   r->staging = staging_of(bytes);
   r->staging->type = type.share();
   r->staging->user_buf = buf;
@@ -30,10 +34,11 @@ Status start_typed_send(const Comm& comm, const void* buf, size_t count, const D
                         int dest, int tag, SendMode mode, Request* r) {
   if (mode == SendMode::kBuffered) return start_buffered_send(comm, buf, count, type, dest, tag, r);
   const size_t bytes = count * type.size();
-  if (dest == MPI_PROC_NULL || bytes == 0 || type.is_contiguous(count))
+  if (dest == MPI_PROC_NULL || bytes == 0 ||
+      (type.is_contiguous(count) && !gpu::typed_on_device(buf, count, type)))
     return start_send(comm, type.data_start(buf), bytes, dest, tag, mode, r);
   r->staging = staging_of(bytes);
-  type.pack(buf, count, r->staging->packed.get());
+  WEFT_TRY(gpu::pack_typed(buf, count, type, r->staging->packed.get()));
   return start_send(comm, r->staging->packed.get(), bytes, dest, tag, mode, r);
 }
 

@@ -2,7 +2,9 @@
 #include "runtime/request.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
+#include "gpu/typed_copy.hpp"
 #include "pt2pt/match_bits.hpp"
 #include "runtime/datatype/datatype.hpp"
 #include "runtime/fortran_handles.hpp"
@@ -86,8 +88,12 @@ void deliver_staged(Request* r) {
   if (st->type != nullptr && c.done && !c.cancelled) {
     const size_t capacity = st->count * st->type->size();
     // A short message fills a prefix; a truncated one fills the whole buffer.
-    st->type->unpack_range(st->packed.get(), st->count, 0, std::min(c.bytes, capacity),
-                           st->user_buf);
+    const Status s = gpu::unpack_typed(st->packed.get(), st->count, std::min(c.bytes, capacity),
+                                       *st->type, st->user_buf);
+    if (!s.ok()) {  // a failed copy to device memory: the receive did not deliver
+      std::fprintf(stderr, "weft: %s\n", s.message.c_str());
+      r->completion.error_class = s.error_class;
+    }
   }
   r->staging.reset();
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "coll/configure.hpp"
+#include "gpu/memory.hpp"
 #include "runtime/async_progress.hpp"
 #include "runtime/config.hpp"
 #include "runtime/transport_setup.hpp"
@@ -62,6 +63,7 @@ Status world_init(int required, int* provided) {
   w.check_collectives = setting_long("WEFT_CHECK_COLLECTIVES", 0) != 0;
   for (const std::string& p : problems)
     if (job.rank == 0) std::fprintf(stderr, "weft: warning: %s\n", p.c_str());
+  gpu::find_device_memory(setting_value("WEFT_CUDA") != "0");
   w.comms.init_predefined(job.rank, job.size);
   w.groups.init_predefined();
   // From here on every call takes the call lock (runtime/call_lock.hpp).
