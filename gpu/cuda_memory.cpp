@@ -16,6 +16,16 @@ CuDevicePtr address(const void* p) { return CuDevicePtr(reinterpret_cast<uintptr
 
 CudaMemory::CudaMemory(const CudaDriver& driver, int devices) : driver_(driver), devices_(devices) {}
 
+std::string CudaMemory::describe() const {
+  int version = 0;
+  driver_.driver_get_version(&version);
+  char name[256] = "";
+  driver_.device_get_name(name, int(sizeof name), 0);
+  return "CUDA driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) +
+         ", " + std::to_string(devices_) + (devices_ == 1 ? " device: " : " devices, the first: ") +
+         name;
+}
+
 bool CudaMemory::cuda_in_use() {
   if (in_use_) return true;
   for (int dev = 0; dev < devices_; ++dev) {

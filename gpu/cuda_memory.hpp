@@ -14,6 +14,7 @@ namespace weft::gpu {
 class CudaMemory final : public DeviceMemory {
  public:
   CudaMemory(const CudaDriver& driver, int devices);
+  std::string describe() const override;
   MemoryKind kind_of(const void* p) override;
   Status copy(void* dst, const void* src, size_t bytes) override;
   void* allocate_device(size_t bytes) override;

@@ -17,6 +17,8 @@ enum class MemoryKind : unsigned char { kHost, kDevice };
 class DeviceMemory {
  public:
   virtual ~DeviceMemory() = default;
+  // What it drives, for weft_info and messages ("CUDA driver 13.0, 1 device: NVIDIA H100").
+  virtual std::string describe() const = 0;
   // Asked per buffer, never answered from a cache of host ranges: memory freed and allocated
   // again on the device must not be taken for host memory.
   virtual MemoryKind kind_of(const void* p) = 0;

@@ -2991,6 +2991,20 @@ int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
 int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
 int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
 
+/* Extensions (MPIX_), spelled as the other implementations spell them so that programs written
+ * for them build unchanged. GPU buffers: Weft accepts CUDA device memory in every call whenever
+ * the CUDA driver and a device are found at run time (man weft_gpu(7)). */
+#define MPIX_CUDA_AWARE_SUPPORT 1 /* Open MPI's compile-time answer (mpi-ext.h) */
+#define MPIX_GPU_SUPPORT_CUDA 0   /* MPICH's gpu_type values for MPIX_GPU_query_support */
+#define MPIX_GPU_SUPPORT_ZE 1
+#define MPIX_GPU_SUPPORT_HIP 2
+/* 1 when CUDA device buffers are accepted now (driver loaded, a device visible), else 0. */
+int MPIX_Query_cuda_support(void);
+int PMPIX_Query_cuda_support(void);
+/* *is_supported = 1 when buffers of that GPU kind are accepted now. */
+int MPIX_GPU_query_support(int gpu_type, int *is_supported);
+int PMPIX_GPU_query_support(int gpu_type, int *is_supported);
+
 #ifdef __cplusplus
 }
 #endif

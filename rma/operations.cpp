@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "gpu/typed_copy.hpp"
 #include "rma/access.hpp"
 #include "rma/remote.hpp"
 #include "rma/sync.hpp"
@@ -71,13 +72,22 @@ Status check_sizes(const Typed& origin, const Resolved& r, const char* what) {
                                          " (their type signatures must match)");
 }
 
-// The origin's data as packed bytes: the buffer itself when contiguous, else a packed copy.
-const unsigned char* packed_origin(const Typed& o, std::unique_ptr<unsigned char[]>* hold) {
-  if (o.type->is_contiguous(o.count))
-    return static_cast<const unsigned char*>(o.type->data_start(o.buf));
+// Whether a buffer the calls below read or write can be used as it is: contiguous host memory.
+bool direct(const Typed& o) {
+  return o.type->is_contiguous(o.count) && !gpu::typed_on_device(o.buf, o.count, *o.type);
+}
+
+// The origin's data as packed bytes in *out: the buffer itself when direct, else a packed copy
+// (also of device memory).
+Status packed_origin(const Typed& o, std::unique_ptr<unsigned char[]>* hold,
+                     const unsigned char** out) {
+  if (direct(o)) {
+    *out = static_cast<const unsigned char*>(o.type->data_start(o.buf));
+    return Status::success();
+  }
   hold->reset(new unsigned char[o.type->size() * o.count]);
-  o.type->pack(o.buf, o.count, hold->get());
-  return hold->get();
+  *out = hold->get();
+  return gpu::pack_typed(o.buf, o.count, *o.type, hold->get());
 }
 
 // The reduction an accumulate applies at the target: a predefined op on the target's one
@@ -108,8 +118,9 @@ Status bind_op(const Typed& origin, const TargetRef& t, MPI_Op op, Reduction* re
 }
 
 // Gathered result bytes into the result buffer.
-void deliver(const Typed& result, const unsigned char* packed) {
-  result.type->unpack(packed, result.count, const_cast<void*>(result.buf));
+Status deliver(const Typed& result, const unsigned char* packed) {
+  return gpu::unpack_typed(packed, result.count, result.count * result.type->size(), *result.type,
+                           const_cast<void*>(result.buf));
 }
 
 }  // namespace
@@ -120,7 +131,8 @@ Status put(Window& w, const Typed& origin, const TargetRef& target) {
   WEFT_TRY(resolve(w, target, &r));
   WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
   std::unique_ptr<unsigned char[]> hold;
-  const unsigned char* packed = packed_origin(origin, &hold);
+  const unsigned char* packed = nullptr;
+  WEFT_TRY(packed_origin(origin, &hold, &packed));
   return remote(r) ? remote_put(w, r.span, packed) : write_runs(r.span, packed);
 }
 
@@ -132,12 +144,10 @@ Status get(Window& w, const Typed& origin, const TargetRef& target) {
   auto read = [&](unsigned char* into) {
     return remote(r) ? remote_get(w, r.span, into) : read_runs(r.span, into);
   };
-  if (origin.type->is_contiguous(origin.count))
-    return read(static_cast<unsigned char*>(origin.type->data_start(origin.buf)));
+  if (direct(origin)) return read(static_cast<unsigned char*>(origin.type->data_start(origin.buf)));
   std::unique_ptr<unsigned char[]> packed(new unsigned char[r.bytes]);
   WEFT_TRY(read(packed.get()));
-  deliver(origin, packed.get());
-  return Status::success();
+  return deliver(origin, packed.get());
 }
 
 namespace {
@@ -158,11 +168,12 @@ Status combine_at(Window& w, const Typed& origin, const Typed* result, const Tar
     return Status::success();  // an accumulate of MPI_NO_OP changes nothing
   }
   std::unique_ptr<unsigned char[]> hold, old;
-  const unsigned char* in = how.no_op ? nullptr : packed_origin(origin, &hold);
+  const unsigned char* in = nullptr;
+  if (!how.no_op) WEFT_TRY(packed_origin(origin, &hold, &in));
   unsigned char* into = nullptr;
   if (result != nullptr) {
     WEFT_TRY(check_sizes(*result, r, "the result buffer"));
-    if (result->type->is_contiguous(result->count)) {
+    if (direct(*result)) {
       into = static_cast<unsigned char*>(result->type->data_start(result->buf));
     } else {
       old.reset(new unsigned char[r.bytes]);
@@ -171,8 +182,7 @@ Status combine_at(Window& w, const Typed& origin, const Typed* result, const Tar
   }
   WEFT_TRY(remote(r) ? remote_accumulate(w, r.span, in, how, into)
                      : accumulate_runs(r.span, in, how, into));
-  if (old != nullptr) deliver(*result, old.get());
-  return Status::success();
+  return old != nullptr ? deliver(*result, old.get()) : Status::success();
 }
 
 }  // namespace

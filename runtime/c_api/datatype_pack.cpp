@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "gpu/typed_copy.hpp"
 #include "runtime/c_api/datatype_args.hpp"
 #include "runtime/datatype/external32.hpp"
 
@@ -97,7 +98,8 @@ int pack(const char* fn, const char* datarep, const void* inbuf, MPI_Count incou
     WEFT_CHECK(errors, fn,
                weft::pack_external32(*t, inbuf, size_t(incount), at_offset(outbuf, *position)));
   } else {
-    t->pack(inbuf, size_t(incount), at_offset(outbuf, *position));
+    WEFT_CHECK(errors, fn,
+               weft::gpu::pack_typed(inbuf, size_t(incount), *t, at_offset(outbuf, *position)));
   }
   *position += Pos(bytes);
   return MPI_SUCCESS;
@@ -118,7 +120,8 @@ int unpack(const char* fn, const char* datarep, const void* inbuf, MPI_Count ins
   if (datarep != nullptr) {
     weft::unpack_external32(*t, at_offset(inbuf, *position), size_t(outcount), outbuf);
   } else {
-    t->unpack(at_offset(inbuf, *position), size_t(outcount), outbuf);
+    WEFT_CHECK(errors, fn, weft::gpu::unpack_typed(at_offset(inbuf, *position), size_t(outcount),
+                                                   size_t(bytes), *t, outbuf));
   }
   *position += Pos(bytes);
   return MPI_SUCCESS;

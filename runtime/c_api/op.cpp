@@ -2,6 +2,7 @@
 // (and its large-count form MPI_Reduce_local_c).
 #include <vector>
 
+#include "gpu/typed_copy.hpp"
 #include "runtime/c_api/coll_call.hpp"
 
 using weft::Status;
@@ -23,16 +24,25 @@ int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, MPI_Count co
   weft::Reduction r;
   WEFT_CHECK(MPI_COMM_WORLD, fn, world().ops.bind(op, *t, &r));
   const size_t bytes = size_t(count) * t->size();
-  if (t->is_contiguous(size_t(count))) {
+  const bool in_device = weft::gpu::typed_on_device(inbuf, size_t(count), *t);
+  const bool inout_device = weft::gpu::typed_on_device(inoutbuf, size_t(count), *t);
+  if (t->is_contiguous(size_t(count)) && !in_device && !inout_device) {
     r.apply(t->data_start(inbuf), t->data_start(inoutbuf), bytes / r.elem_size);
     return MPI_SUCCESS;
   }
-  // Reductions run on the packed data, as in the collectives.
+  weft::gpu::DeviceMemory* gpu = weft::gpu::device_memory();
+  if (t->is_contiguous(size_t(count)) && in_device && inout_device && gpu->can_reduce(r)) {
+    return capi::report(MPI_COMM_WORLD, fn,
+                        gpu->reduce(r, t->data_start(inbuf), t->data_start(inoutbuf),
+                                    bytes / r.elem_size));
+  }
+  // Reductions run on the packed data, as in the collectives (host copies of device data).
   std::vector<unsigned char> in(bytes), inout(bytes);
-  t->pack(inbuf, size_t(count), in.data());
-  t->pack(inoutbuf, size_t(count), inout.data());
+  WEFT_CHECK(MPI_COMM_WORLD, fn, weft::gpu::pack_typed(inbuf, size_t(count), *t, in.data()));
+  WEFT_CHECK(MPI_COMM_WORLD, fn, weft::gpu::pack_typed(inoutbuf, size_t(count), *t, inout.data()));
   r.apply(in.data(), inout.data(), bytes / r.elem_size);
-  t->unpack(inout.data(), size_t(count), inoutbuf);
+  WEFT_CHECK(MPI_COMM_WORLD, fn,
+             weft::gpu::unpack_typed(inout.data(), size_t(count), bytes, *t, inoutbuf));
   return MPI_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 // the nonblocking ones hand it to the progress engine as their request's activity.
 #include <vector>
 
+#include "gpu/typed_copy.hpp"
 #include "mpi.h"
 #include "pt2pt/typed.hpp"
 #include "runtime/c_api/pt2pt_args.hpp"
@@ -38,7 +39,7 @@ class Exchange final : public weft::Activity {
   Status start_replace(const capi::MessageArgs& m, void* buf, int dest, int sendtag, int source,
                        int recvtag) {
     outgoing_.resize(m.count * m.type->size());
-    m.type->pack(buf, m.count, outgoing_.data());
+    WEFT_TRY(weft::gpu::pack_typed(buf, m.count, *m.type, outgoing_.data()));
     WEFT_TRY(
         weft::pt2pt::start_typed_recv(*m.comm, buf, m.count, *m.type, source, recvtag, &recv_));
     return started(weft::pt2pt::start_send(*m.comm, outgoing_.data(), outgoing_.size(), dest,

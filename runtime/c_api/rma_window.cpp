@@ -1,7 +1,9 @@
 // One-sided chapter, windows: creation in all four flavors, free, shared-memory queries and the
 // attach/detach of dynamic windows (MPI 4.1 §12.2).
+#include <cstdio>
 #include <string>
 
+#include "gpu/memory.hpp"
 #include "mpi.h"
 #include "rma/create.hpp"
 #include "runtime/c_api/guard.hpp"
@@ -32,6 +34,17 @@ Status check_info(MPI_Info info) {
 }
 
 // Every creation call: check, then create collectively over `comm`.
+// Window memory is read and written by the library at the target (the CPU, or the network
+// transport's RMA on host memory), so it cannot be GPU device memory.
+Status check_host_memory(const void* base) {
+  if (!weft::gpu::on_device(base)) return Status::success();
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", base);
+  return Status::error(MPI_ERR_BASE, std::string("invalid base=") + text +
+                                         ": it is CUDA device memory, and Weft's windows must "
+                                         "be host memory (pinned and managed memory are)");
+}
+
 int create(const char* fn, rma::WindowSpec spec, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
@@ -47,6 +60,7 @@ int create(const char* fn, rma::WindowSpec spec, MPI_Comm comm, void* baseptr, M
     return capi::report(
         comm, fn,
         Status::error(MPI_ERR_BASE, "invalid base=NULL with size=" + std::to_string(spec.bytes)));
+  if (spec.flavor == MPI_WIN_FLAVOR_CREATE) WEFT_CHECK(comm, fn, check_host_memory(spec.base));
   void* base = nullptr;
   WEFT_CHECK(comm, fn, rma::create_window(*c, spec, &base, win));
   if (allocates) *static_cast<void**>(baseptr) = base;
@@ -158,6 +172,7 @@ int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
                                                               "(MPI_Win_create_dynamic)"));
   WEFT_WIN_CHECK(win, fn, check_size(size));
   if (size > 0) WEFT_WIN_CHECK(win, fn, capi::check_not_null(base, "base"));
+  WEFT_WIN_CHECK(win, fn, check_host_memory(base));
   const uint64_t start = uint64_t(reinterpret_cast<uintptr_t>(base));
   for (const auto& [at, bytes] : w->attached) {
     if (start < at + bytes && at < start + uint64_t(size))

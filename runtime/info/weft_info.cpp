@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "gpu/memory.hpp"
 #include "mpi.h"
 #include "runtime/config.hpp"
 #include "runtime/info/coll_info.hpp"
@@ -68,6 +69,24 @@ void print_transports() {
   }
 }
 
+// What GPU buffers get: found at run time, as MPI_Init finds it (MPIX_Query_cuda_support).
+void print_gpu() {
+#ifdef WEFT_HAVE_CUDA
+  const char* kernels = "reductions on device buffers run as CUDA kernels on the GPU";
+#else
+  const char* kernels = "built without nvcc: reductions of device data run on the host";
+#endif
+  const std::string& why = weft::gpu::find_device_memory(weft::setting_value("WEFT_CUDA") != "0");
+  const weft::gpu::DeviceMemory* memory = weft::gpu::device_memory();
+  if (memory == nullptr) {
+    std::printf("  GPU buffers: not accepted: %s (%s)\n", why.c_str(), kernels);
+    return;
+  }
+  std::printf("  GPU buffers: accepted (%s); messages staged through pinned host memory, since "
+              "no transport here takes device memory; %s\n",
+              memory->describe().c_str(), kernels);
+}
+
 void print_version() {
   std::printf("Weft %s (MPI %d.%d)\n", WEFT_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
   print_transports();
@@ -76,6 +95,7 @@ void print_version() {
               shm ? "used for them when the kernel allows cross-memory attach"
                   : "off: WEFT_SHM=0");
   std::printf("  bootstrap: %s\n", PMIx_Get_version());
+  print_gpu();
 }
 
 void print_settings() {

@@ -21,6 +21,7 @@ class GuardedDeviceMemory final : public gpu::DeviceMemory {
   }
   ~GuardedDeviceMemory() override { munmap(base_, size_); }
 
+  std::string describe() const override { return "guarded stand-in for device memory"; }
   gpu::MemoryKind kind_of(const void* p) override {
     const auto* b = static_cast<const unsigned char*>(p);
     return b >= base_ && b < base_ + size_ ? gpu::MemoryKind::kDevice : gpu::MemoryKind::kHost;
