@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/c_api/file_args.hpp"
+#include "runtime/c_api/host_buffer.hpp"
 #include "runtime/c_api/pt2pt_args.hpp"
 #include "runtime/c_api/request_status.hpp"
 
@@ -17,6 +18,7 @@ int run(const FileCall& c, MPI_Status* status, MPI_Request* background = nullptr
   WEFT_FILE_LOOKUP(c.fh, c.fn, f);
   MessageArgs m;
   WEFT_FILE_CHECK(c.fh, c.fn, check_message(c.buf, c.count, c.datatype, kArgs, &m));
+  WEFT_FILE_CHECK(c.fh, c.fn, check_host_buffer(c.buf, "buf", "MPI-IO calls"));
   io::Access a;
   a.where = c.where;
   a.write = c.write;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpi.h"
+#include "runtime/c_api/host_buffer.hpp"
 #include "runtime/c_api/pt2pt_args.hpp"
 #include "runtime/c_api/request_status.hpp"
 #include "runtime/comm/info_objects.hpp"
@@ -83,6 +84,7 @@ int PMPI_Psend_init(const void* buf, int partitions, MPI_Count count, MPI_Dataty
   WEFT_CHECK(comm, fn,
              capi::check_send(buf, MPI_Count(partitions) * count, datatype, dest, tag, comm,
                               capi::kArgs, "tag", &m));
+  WEFT_CHECK(comm, fn, capi::check_host_buffer(buf, "buf", "partitioned calls"));
   WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
   return capi::start_pooled(comm, fn, request, [&](weft::Request* r) {
     return part::init_send(*m.comm, buf, partitions, size_t(count), *m.type, dest, tag, r);
@@ -98,6 +100,7 @@ int PMPI_Precv_init(void* buf, int partitions, MPI_Count count, MPI_Datatype dat
   WEFT_CHECK(comm, fn,
              capi::check_recv(buf, MPI_Count(partitions) * count, datatype, source, tag, comm,
                               capi::kArgs, "tag", &m));
+  WEFT_CHECK(comm, fn, capi::check_host_buffer(buf, "buf", "partitioned calls"));
   WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
   return capi::start_pooled(comm, fn, request, [&](weft::Request* r) {
     return part::init_recv(*m.comm, buf, partitions, size_t(count), *m.type, source, tag, r);

@@ -1,12 +1,11 @@
 // One-sided chapter, windows: creation in all four flavors, free, shared-memory queries and the
 // attach/detach of dynamic windows (MPI 4.1 §12.2).
-#include <cstdio>
 #include <string>
 
-#include "gpu/memory.hpp"
 #include "mpi.h"
 #include "rma/create.hpp"
 #include "runtime/c_api/guard.hpp"
+#include "runtime/c_api/host_buffer.hpp"
 #include "runtime/c_api/rma_args.hpp"
 
 using weft::Status;
@@ -37,12 +36,7 @@ Status check_info(MPI_Info info) {
 // Window memory is read and written by the library at the target (the CPU, or the network
 // transport's RMA on host memory), so it cannot be GPU device memory.
 Status check_host_memory(const void* base) {
-  if (!weft::gpu::on_device(base)) return Status::success();
-  char text[32];
-  std::snprintf(text, sizeof text, "%p", base);
-  return Status::error(MPI_ERR_BASE, std::string("invalid base=") + text +
-                                         ": it is CUDA device memory, and Weft's windows must "
-                                         "be host memory (pinned and managed memory are)");
+  return capi::check_host_buffer(base, "base", "Weft's windows", MPI_ERR_BASE);
 }
 
 int create(const char* fn, rma::WindowSpec spec, MPI_Comm comm, void* baseptr, MPI_Win* win) {
