@@ -229,6 +229,10 @@ typedef struct MPI_Status {
  * MPI_Type_create_struct with one of these types sets the new type's lower or upper bound. */
 #define MPI_LB ((MPI_Datatype)64)
 #define MPI_UB ((MPI_Datatype)65)
+/* Weft extensions: 16-bit floats, reduced with MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN in float
+ * arithmetic rounded back (round to nearest even), on the host and on the GPU. */
+#define MPIX_C_FLOAT16 ((MPI_Datatype)66) /* IEEE 754 binary16 (C23 _Float16) */
+#define MPIX_BFLOAT16 ((MPI_Datatype)67)  /* bfloat16: a float's upper 16 bits */
 /* Optional Fortran types with no C type of that size here (MPI 4.1 §19.1.16 lets them be null). */
 #define MPI_REAL2 MPI_DATATYPE_NULL
 #define MPI_COMPLEX4 MPI_DATATYPE_NULL

@@ -138,6 +138,9 @@ constexpr PredefinedType kTable[] = {
     // The MPI-1 bound markers: no data, no extent (runtime/c_api/ honours them in struct types).
     {"MPI_LB", 0, 0, 1, false, 0, {}},
     {"MPI_UB", 0, 0, 1, false, 0, {}},
+    // Weft's 16-bit floats; external32 (which has none) writes them big-endian, like the others.
+    fixed<uint16_t>("MPIX_C_FLOAT16", K::kFloat),
+    fixed<uint16_t>("MPIX_BFLOAT16", K::kFloat),
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == kLastPredefinedType + 1,
               "table must follow mpi.h numbering");

@@ -1,6 +1,6 @@
 // The predefined datatypes as data: MPI name, size, extent and alignment, and the scalar fields
 // external32 converts (MPI 4.0 §14.5.2 and its table of sizes). Handles follow include/mpi.h
-// (1..65). A pair type such as MPI_DOUBLE_INT is the C struct {double; int} (MPI 4.0 §6.9.4):
+// (1..67). A pair type such as MPI_DOUBLE_INT is the C struct {double; int} (MPI 4.0 §6.9.4):
 // its size is the sum of its fields (12), its extent the struct's sizeof (16), so its data has
 // a gap where the struct has padding.
 #pragma once
@@ -38,7 +38,7 @@ struct PredefinedType {
   ScalarField fields[2];  // complex numbers and pairs have two
 };
 
-inline constexpr MPI_Datatype kLastPredefinedType = MPI_UB;
+inline constexpr MPI_Datatype kLastPredefinedType = MPIX_BFLOAT16;
 inline bool is_predefined_type(MPI_Datatype h) { return h > 0 && h <= kLastPredefinedType; }
 // The entry of a predefined handle (is_predefined_type(h) must hold).
 const PredefinedType& predefined_type(MPI_Datatype h);
