@@ -107,37 +107,54 @@ static void gathers(size_t b, int salt) {
   free(displs);
 }
 
-/* The root's send buffer holds, for each rank r, r's pattern: what r must receive. */
+/* Puts rank r's pattern, counts[r] bytes, at buf + displs[r] for every rank r. */
+static void place_patterns(unsigned char* buf, const int* counts, const int* displs, int salt) {
+  for (int r = 0; r < g_size; ++r) {
+    unsigned char* block = pattern_on_device(r, (size_t)counts[r], salt);
+    mem_copy(buf + displs[r], block, (size_t)counts[r]);
+    mem_free(MEM_DEVICE, block);
+  }
+}
+
+/* The root's send buffer holds, for each rank r, r's pattern: what r must receive. Scatter
+ * sends blocks of b bytes one after the other, Scatterv the uneven layout with gaps. */
 static void scatters(size_t b, int salt) {
   size_t n = (size_t)g_size;
   int root = g_size / 2;
-  int* counts = malloc(n * sizeof(int));
-  int* displs = malloc(n * sizeof(int));
+  int* counts = malloc(4 * n * sizeof(int));
+  int *displs = counts + n, *even_counts = counts + 2 * n, *even_displs = counts + 3 * n;
   size_t span = layout(b, 1, counts, displs);
-  unsigned char* send = zeroed_device(span > n * b ? span : n * b);
-  if (g_rank == root)
-    for (int r = 0; r < g_size; ++r) {
-      unsigned char* block = pattern_on_device(r, b, salt);
-      mem_copy(send + (size_t)r * b, block, b);
-      mem_free(MEM_DEVICE, block);
-    }
+  for (int r = 0; r < g_size; ++r) even_counts[r] = (int)b, even_displs[r] = r * (int)b;
+  unsigned char* even = zeroed_device(n * b);
+  unsigned char* uneven = zeroed_device(span);
+  if (g_rank == root) {
+    place_patterns(even, even_counts, even_displs, salt);
+    place_patterns(uneven, counts, displs, salt + 1);
+  }
   unsigned char* recv = zeroed_device(b + 16);
-  check_mpi(MPI_Scatter(send, (int)b, MPI_BYTE, recv, (int)b, MPI_BYTE, root, MPI_COMM_WORLD),
+  check_mpi(MPI_Scatter(even, (int)b, MPI_BYTE, recv, (int)b, MPI_BYTE, root, MPI_COMM_WORLD),
             "MPI_Scatter");
   check_block("Scatter", recv, b, g_rank, 0, salt);
-  if (g_rank == root)
-    for (int r = 0; r < g_size; ++r) {
-      unsigned char* block = pattern_on_device(r, (size_t)counts[r], salt + 1);
-      mem_copy(send + displs[r], block, (size_t)counts[r]);
-      mem_free(MEM_DEVICE, block);
-    }
-  check_mpi(MPI_Scatterv(send, counts, displs, MPI_BYTE, recv, counts[g_rank], MPI_BYTE, root,
+  check_mpi(MPI_Scatterv(uneven, counts, displs, MPI_BYTE, recv, counts[g_rank], MPI_BYTE, root,
                          MPI_COMM_WORLD), "MPI_Scatterv");
   check_block("Scatterv", recv, (size_t)counts[g_rank], g_rank, 0, salt + 1);
-  mem_free(MEM_DEVICE, send);
+  mem_free(MEM_DEVICE, even);
+  mem_free(MEM_DEVICE, uneven);
   mem_free(MEM_DEVICE, recv);
   free(counts);
-  free(displs);
+}
+
+/* Checks what each rank s sent this rank in the v/w all-to-all: rcounts[s] bytes at
+ * recv + at[s], taken from s's pattern at the offset of this rank's block in s's layout. */
+static void check_from_peers(const char* what, const unsigned char* recv, const int* rcounts,
+                             const int* at, size_t b, int salt) {
+  int* peer_counts = malloc(2 * (size_t)g_size * sizeof(int));
+  int* peer_displs = peer_counts + g_size;
+  for (int s = 0; s < g_size; ++s) {
+    layout(b, s, peer_counts, peer_displs);
+    check_block(what, recv + at[s], (size_t)rcounts[s], s, (size_t)peer_displs[g_rank], salt);
+  }
+  free(peer_counts);
 }
 
 /* Rank s's send buffer is s's pattern from offset 0; what it sends r starts at the offset of
@@ -154,20 +171,15 @@ static void alltoalls(size_t b, int salt) {
   mem_free(MEM_DEVICE, recv);
 
   /* Block from s to r: b + ((s + r) % 3) * 5 bytes, the same in both layouts. */
-  int *scounts = malloc(n * sizeof(int)), *sdispls = malloc(n * sizeof(int));
-  int *rcounts = malloc(n * sizeof(int)), *rdispls = malloc(n * sizeof(int));
-  int *peer_counts = malloc(n * sizeof(int)), *peer_displs = malloc(n * sizeof(int));
+  int* scounts = malloc(4 * n * sizeof(int));
+  int *sdispls = scounts + n, *rcounts = scounts + 2 * n, *rdispls = scounts + 3 * n;
   size_t send_span = layout(b, g_rank, scounts, sdispls);
   size_t recv_span = layout(b, g_rank, rcounts, rdispls);
   send = pattern_on_device(g_rank, send_span, salt + 1);
   recv = zeroed_device(recv_span);
   check_mpi(MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, recv, rcounts, rdispls, MPI_BYTE,
                           MPI_COMM_WORLD), "MPI_Alltoallv");
-  for (int s = 0; s < g_size; ++s) {
-    layout(b, s, peer_counts, peer_displs);
-    check_block("Alltoallv", recv + rdispls[s], (size_t)rcounts[s], s,
-                (size_t)peer_displs[g_rank], salt + 1);
-  }
+  check_from_peers("Alltoallv", recv, rcounts, rdispls, b, salt + 1);
 
   /* Alltoallw: the same blocks, received in reverse order of their place in the buffer. */
   MPI_Datatype* types = malloc(n * sizeof(MPI_Datatype));
@@ -180,15 +192,12 @@ static void alltoalls(size_t b, int salt) {
   mem_set(MEM_DEVICE, recv, 0, recv_span);
   check_mpi(MPI_Alltoallw(send, scounts, sdispls, types, recv, rcounts, wdispls, types,
                           MPI_COMM_WORLD), "MPI_Alltoallw");
-  for (int s = 0; s < g_size; ++s) {
-    layout(b, s, peer_counts, peer_displs);
-    check_block("Alltoallw", recv + wdispls[s], (size_t)rcounts[s], s,
-                (size_t)peer_displs[g_rank], salt + 1);
-  }
+  check_from_peers("Alltoallw", recv, rcounts, wdispls, b, salt + 1);
   mem_free(MEM_DEVICE, send);
   mem_free(MEM_DEVICE, recv);
-  free(scounts), free(sdispls), free(rcounts), free(rdispls), free(peer_counts);
-  free(peer_displs), free(types), free(wdispls);
+  free(scounts);
+  free(types);
+  free(wdispls);
 }
 
 int main(int argc, char** argv) {

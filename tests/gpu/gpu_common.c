@@ -166,7 +166,7 @@ void check_values(const char* what, MPI_Datatype type, const void* got, const do
   for (size_t i = 0; i < n && reported < 3; ++i) {
     double v = load_value(type, got, i);
     if (v != expect[i]) {
-      fail("%s (%s): element %zu of %zu is %g, expected %g", what, type_name(type), i, n, v,
+      fail("%s (%s): element %zu of %zu is %.17g, expected %.17g", what, type_name(type), i, n, v,
            expect[i]);
       ++reported;
     }

@@ -28,6 +28,9 @@ static int right(void) { return (g_rank + 1) % g_size; }
 static int left(void) { return (g_rank + g_size - 1) % g_size; }
 
 static void check_cuda_support(void) {
+#ifdef WEFT_GPU_SELFCHECK
+  return; /* built over fake_cudart.c (all memory is host memory): no GPU to report */
+#endif
   if (MPIX_Query_cuda_support == NULL) {
     fail("the library has no MPIX_Query_cuda_support");
     return;
@@ -113,14 +116,15 @@ static void sendrecv(size_t bytes, int salt) {
   mem_free(MEM_DEVICE, recv);
 }
 
-/* Every other rank sends rank 0 a device message of its own length; rank 0 takes them in
- * arrival order with MPI_ANY_SOURCE and MPI_ANY_TAG into one device buffer. */
+/* Every other rank sends rank 0 a device message of its own length, tagged `salt`; rank 0 takes
+ * them in arrival order with MPI_ANY_SOURCE into one device buffer. (The tag keeps a sender's
+ * next round out: nothing orders it after the other senders' messages of this one.) */
 static void any_source(size_t base_bytes, int salt) {
   size_t most = base_bytes + (size_t)g_size;
   if (g_rank != 0) {
     size_t bytes = base_bytes + (size_t)g_rank;
     void* send = pattern_buffer(MEM_DEVICE, bytes, salt);
-    check_mpi(MPI_Send(send, (int)bytes, MPI_BYTE, 0, g_rank, MPI_COMM_WORLD), "MPI_Send");
+    check_mpi(MPI_Send(send, (int)bytes, MPI_BYTE, 0, salt, MPI_COMM_WORLD), "MPI_Send");
     mem_free(MEM_DEVICE, send);
     return;
   }
@@ -128,11 +132,11 @@ static void any_source(size_t base_bytes, int salt) {
   int* seen = calloc((size_t)g_size, sizeof(int));
   for (int k = 1; k < g_size; ++k) {
     MPI_Status status;
-    check_mpi(MPI_Recv(recv, (int)most, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
-                       &status), "MPI_Recv(MPI_ANY_SOURCE)");
+    check_mpi(MPI_Recv(recv, (int)most, MPI_BYTE, MPI_ANY_SOURCE, salt, MPI_COMM_WORLD, &status),
+              "MPI_Recv(MPI_ANY_SOURCE)");
     int source = status.MPI_SOURCE, count = -1;
     MPI_Get_count(&status, MPI_BYTE, &count);
-    if (source < 1 || source >= g_size || seen[source]++ || status.MPI_TAG != source ||
+    if (source < 1 || source >= g_size || seen[source]++ || status.MPI_TAG != salt ||
         count != (int)(base_bytes + (size_t)source)) {
       fail("any-source receive %d: source %d, tag %d, %d bytes", k, source, status.MPI_TAG, count);
       continue;
