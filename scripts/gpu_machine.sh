@@ -4,8 +4,9 @@
 #   scripts/gpu_machine.sh prepare   (here) Release build of the library, launcher and GPU programs;
 #       installs them into .gpu-carry/weft and copies the Debian libraries they load, with PMIx's
 #       and UCX's plugin folders, into .gpu-carry/root/ under their own paths.
-#   scripts/gpu_machine.sh run       (there, from the repository root, with .gpu-carry carried)
-#       GPU tests at 2 and 4 ranks, then gpu_coll_bench on device and host buffers and nccl_bench;
+#   scripts/gpu_machine.sh run [tests|bench|all]   (there, from the repository root, with
+#       .gpu-carry carried) GPU tests at 2 and 4 ranks, then gpu_coll_bench on device and host
+#       buffers and nccl_bench (WEFT_GPU_BENCH_SIZES: their size options, default -b 8 -e 256M);
 #       logs go to $OUT (default ./gpu-run). Exits 77 when no GPU is found, 1 when a test failed.
 # The carried libraries are found through LD_LIBRARY_PATH, UCX_MODULE_DIR and
 # PMIX_MCA_mca_base_component_path; nothing is written outside the repository.
@@ -27,6 +28,7 @@ CUDA_LIBS='^lib(cuda|nvidia-|nccl|cudart)'
 COMPILER_LIBS='^(libstdc\+\+|libgcc_s)\.so'
 
 die() { echo "gpu_machine: $*" >&2; exit 1; }
+say() { echo "$*" | tee -a "$SUMMARY"; }  # run: to the output and $OUT/summary.txt
 
 elf_files() {  # elf_files DIR...: the ELF files under the folders
   find "$@" -type f -print0 | while IFS= read -r -d '' f; do
@@ -145,15 +147,55 @@ find_nccl() {  # prints the folder of a libnccl.so.2 on this machine, if there i
   [ -n "$lib" ] && dirname "$lib"
 }
 
-run() {
-  local out=${OUT:-$PWD/gpu-run}
+run_tests() {  # run_tests OUT: the GPU test programs at 2 and 4 ranks; fails if one did
+  local out=$1 failed=0 name n status
+  for name in gpu_pt2pt gpu_coll_reduce gpu_coll_move; do
+    for n in 2 4; do
+      echo "== $name at $n ranks" >>"$out/tests.log"
+      "$WEFT_DIR/bin/weftrun" -n "$n" --timeout 120 "$TESTS_DIR/$name" >>"$out/tests.log" 2>&1
+      status=$?
+      say "test $name np$n: $([ $status -eq 0 ] && echo passed || echo "FAILED (exit $status)")"
+      [ $status -eq 0 ] || failed=1
+    done
+  done
+  return $failed
+}
+
+run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 2 and 4 ranks, NCCL
+  local out=$1 n buffers sizes=${WEFT_GPU_BENCH_SIZES:--b 8 -e 256M}
+  for n in 2 4; do
+    for buffers in device host; do
+      echo "== gpu_coll_bench at $n ranks, $buffers buffers" >>"$out/bench.log"
+      "$WEFT_DIR/bin/weftrun" -n "$n" --timeout 150 "$TESTS_DIR/gpu_coll_bench" $sizes \
+        $([ $buffers = host ] && echo -H) >>"$out/bench.log" 2>&1 ||
+        say "gpu_coll_bench np$n $buffers: FAILED (exit $?)"
+    done
+  done
+  local nccl_dir
+  nccl_dir=$(find_nccl)
+  if [ -z "$nccl_dir" ]; then
+    say "nccl_bench: no libnccl.so.2 on this machine, NCCL not measured"
+  else
+    for n in 1 2; do  # two ranks on one GPU: NCCL refuses, nccl_bench says so
+      echo "== nccl_bench at $n ranks ($nccl_dir/libnccl.so.2)" >>"$out/bench.log"
+      LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$nccl_dir "$WEFT_DIR/bin/weftrun" -n "$n" --timeout 150 \
+        "$TESTS_DIR/nccl_bench" $sizes >>"$out/bench.log" 2>&1 ||
+        say "nccl_bench np$n: exit $? (see bench.log)"
+    done
+  fi
+  # The summary keeps each run's header and its lines of 128 MiB and more.
+  awk '/^(==|# [A-Z])/ || ($1 ~ /^[0-9]+$/ && $1 >= 134217728)' "$out/bench.log" | tee -a "$SUMMARY"
+}
+
+run() {  # run [tests|bench|all]
+  local what=${1:-all} out=${OUT:-$PWD/gpu-run}
   mkdir -p "$out"
-  local weft=$PWD/$CARRY/weft tests=$PWD/$CARRY/weft/gpu-tests
-  [ -x "$weft/bin/weftrun" ] ||
+  WEFT_DIR=$PWD/$CARRY/weft TESTS_DIR=$PWD/$CARRY/weft/gpu-tests
+  [ -x "$WEFT_DIR/bin/weftrun" ] ||
     die "no $CARRY/weft/bin/weftrun: run 'scripts/gpu_machine.sh prepare' here first and carry $CARRY"
-  local info=$out/info.log summary=$out/summary.txt
-  : >"$summary"
-  say() { echo "$*" | tee -a "$summary"; }
+  local info=$out/info.log
+  SUMMARY=$out/summary.txt
+  : >"$SUMMARY"
 
   local have need
   have=$(ldd --version 2>/dev/null | head -1 | awk '{print $NF}')
@@ -168,53 +210,24 @@ run() {
     echo "== $CARRY/MANIFEST"; head -2 "$CARRY/MANIFEST"
   } >"$info" 2>&1
 
-  "$tests/gpu_probe" >>"$info" 2>&1
+  "$TESTS_DIR/gpu_probe" >>"$info" 2>&1
   local probe=$?
-  tail -1 "$info" | tee -a "$summary"
+  tail -1 "$info" | tee -a "$SUMMARY"
   if [ $probe -ne 0 ]; then
     say "gpu_machine: no GPU here, nothing run (gpu_probe exit $probe; details in $info)"
     exit $([ $probe -eq 77 ] && echo 77 || echo 1)
   fi
-  { echo "== weft_info"; "$weft/bin/weft_info"; } >>"$info" 2>&1
+  { echo "== weft_info"; "$WEFT_DIR/bin/weft_info"; } >>"$info" 2>&1
 
-  local failed=0 name n status
-  for name in gpu_pt2pt gpu_coll_reduce gpu_coll_move; do
-    for n in 2 4; do
-      echo "== $name at $n ranks" >>"$out/tests.log"
-      "$weft/bin/weftrun" -n "$n" --timeout 120 "$tests/$name" >>"$out/tests.log" 2>&1
-      status=$?
-      say "test $name np$n: $([ $status -eq 0 ] && echo passed || echo "FAILED (exit $status)")"
-      [ $status -eq 0 ] || failed=1
-    done
-  done
-
-  local sizes=${WEFT_GPU_BENCH_SIZES:--b 8 -e 256M}
-  for n in 2 4; do
-    for buffers in device host; do
-      echo "== gpu_coll_bench at $n ranks, $buffers buffers" >>"$out/bench.log"
-      "$weft/bin/weftrun" -n "$n" --timeout 300 "$tests/gpu_coll_bench" $sizes \
-        $([ $buffers = host ] && echo -H) >>"$out/bench.log" 2>&1 ||
-        say "gpu_coll_bench np$n $buffers: FAILED (exit $?)"
-    done
-  done
-  local nccl_dir
-  nccl_dir=$(find_nccl)
-  if [ -z "$nccl_dir" ]; then
-    say "nccl_bench: no libnccl.so.2 on this machine, NCCL not measured"
-  else
-    for n in 1 2; do  # two ranks on one GPU: NCCL refuses, nccl_bench says so
-      echo "== nccl_bench at $n ranks ($nccl_dir/libnccl.so.2)" >>"$out/bench.log"
-      LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$nccl_dir "$weft/bin/weftrun" -n "$n" --timeout 300 \
-        "$tests/nccl_bench" $sizes >>"$out/bench.log" 2>&1 ||
-        say "nccl_bench np$n: exit $? (see bench.log)"
-    done
-  fi
+  local failed=0
+  [ "$what" = bench ] || run_tests "$out" || failed=1
+  [ "$what" = tests ] || run_benchmarks "$out"
   say "gpu_machine: logs in $out (summary.txt, info.log, tests.log, bench.log)"
   exit $failed
 }
 
 case "${1:-}" in
   prepare) prepare ;;
-  run) run ;;
-  *) echo "usage: $0 prepare|run" >&2; exit 2 ;;
+  run) run "${2:-all}" ;;
+  *) echo "usage: $0 prepare | run [tests|bench|all]" >&2; exit 2 ;;
 esac
