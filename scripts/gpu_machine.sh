@@ -67,6 +67,10 @@ package_files() {  # package_files PACKAGE: its installed regular files, documen
 
 prepare() {
   command -v dpkg >/dev/null || die "prepare runs on the Debian development machine (no dpkg here)"
+  local type
+  type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt" 2>/dev/null)
+  [ -z "$type" ] || [ "$type" = Release ] ||
+    die "$BUILD_DIR is a $type build: name a folder of its own with WEFT_GPU_BUILD_DIR"
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null ||
     die "cmake could not configure $BUILD_DIR"
   local targets
@@ -206,7 +210,7 @@ run() {  # run [tests|bench|all]
   fi
   use_carried_libraries
   {
-    echo "== machine"; uname -a; head -2 /etc/os-release; nvidia-smi -L 2>&1
+    echo "== machine"; uname -a; head -2 /etc/os-release; nproc; df -h /dev/shm; nvidia-smi -L
     echo "== $CARRY/MANIFEST"; head -2 "$CARRY/MANIFEST"
   } >"$info" 2>&1
 
