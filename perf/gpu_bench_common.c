@@ -78,7 +78,7 @@ int bench_parse(int argc, char** argv, const char* program, int host_allowed, Be
           "       [-c allreduce,allgather,reduce_scatter]%s\n"
           "  sizes take K, M or G (powers of 1024); defaults -b 8 -e 256M -f 2 -n 20 -w 5\n%s",
           program, host_allowed ? " [-H]" : "",
-          host_allowed ? "  -H: host buffers (malloc) instead of device buffers (cudaMalloc)\n" : "");
+          host_allowed ? "  -H: host buffers (malloc), not device buffers (cudaMalloc)\n" : "");
   return 0;
 }
 

@@ -76,7 +76,7 @@ prepare() {
   local targets
   targets=$(cmake --build "$BUILD_DIR" --target help)
   grep -q '^gpu_machine:' <<<"$targets" ||
-    die "$BUILD_DIR has no CUDA support (no nvcc found, or -DWEFT_CUDA=OFF): nothing to run on a GPU"
+    die "$BUILD_DIR has no CUDA support (no nvcc, or -DWEFT_CUDA=OFF): nothing to run on a GPU"
   cmake --build "$BUILD_DIR" -j "${WEFT_GPU_JOBS:-2}" --target gpu_machine || die "build failed"
 
   rm -rf "$CARRY"
@@ -96,13 +96,17 @@ prepare() {
   libs=$(needed_libs $(elf_files "$CARRY/weft") "${plugins[@]}")
   mkdir -p "$CARRY/fallback"
   for f in $libs; do
-    if [[ $(basename "$f") =~ $COMPILER_LIBS ]]; then cp -L "$f" "$CARRY/fallback/"; else carry_file "$f"; fi
+    if [[ $(basename "$f") =~ $COMPILER_LIBS ]]; then
+      cp -L "$f" "$CARRY/fallback/"
+    else
+      carry_file "$f"
+    fi
   done
 
   local glibc
   glibc=$(ldd --version | head -1 | awk '{print $NF}')
   {
-    echo "built from $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' (with local changes)')" \
+    echo "built from $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' (changed)')" \
          "on $(. /etc/os-release && echo "$PRETTY_NAME"), glibc $glibc"
     echo "glibc $glibc"
     echo "carried libraries:"
@@ -117,7 +121,7 @@ prepare() {
        "($(find "$CARRY/root" -type f | wc -l) carried library files; list in $CARRY/MANIFEST)"
   [ "$bytes" -lt $((CARRY_LIMIT_MIB * 1024 * 1024)) ] ||
     die "$CARRY is over $CARRY_LIMIT_MIB MiB: the device tool would refuse it with the working tree"
-  echo "gpu_machine: on the GPU machine run 'bash scripts/gpu_machine.sh run' with carry [\"$CARRY\"]"
+  echo "gpu_machine: there, run 'bash scripts/gpu_machine.sh run' with carry [\"$CARRY\"]"
 }
 
 # ---- run (on the GPU machine) ----
@@ -128,7 +132,8 @@ version_at_least() {  # version_at_least HAVE NEED
 
 use_carried_libraries() {
   local root=$PWD/$CARRY/root
-  export LD_LIBRARY_PATH=$root/$MULTIARCH:$root/$MULTIARCH/pmix2/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  local dirs=$root/$MULTIARCH:$root/$MULTIARCH/pmix2/lib
+  export LD_LIBRARY_PATH=$dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   export UCX_MODULE_DIR=$root/$UCX_MODULES
   export PMIX_MCA_mca_base_component_path=$root/$PMIX_PLUGINS
   local lib
@@ -187,8 +192,10 @@ run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 2 and
         say "nccl_bench np$n: exit $? (see bench.log)"
     done
   fi
-  # The summary keeps each run's header and its lines of 128 MiB and more.
-  awk '/^(==|# [A-Z])/ || ($1 ~ /^[0-9]+$/ && $1 >= 134217728)' "$out/bench.log" | tee -a "$SUMMARY"
+  # The summary keeps each run's header, its lines of 128 MiB and more and those with wrong
+  # results, and what nccl_bench said.
+  awk '/^(==|# [A-Z]|nccl_bench:)/ || ($1 ~ /^[0-9]+$/ && ($1 >= 134217728 || $NF != 0))' \
+    "$out/bench.log" | tee -a "$SUMMARY"
 }
 
 run() {  # run [tests|bench|all]
@@ -196,7 +203,7 @@ run() {  # run [tests|bench|all]
   mkdir -p "$out"
   WEFT_DIR=$PWD/$CARRY/weft TESTS_DIR=$PWD/$CARRY/weft/gpu-tests
   [ -x "$WEFT_DIR/bin/weftrun" ] ||
-    die "no $CARRY/weft/bin/weftrun: run 'scripts/gpu_machine.sh prepare' here first and carry $CARRY"
+    die "no $CARRY/weft/bin/weftrun: run 'scripts/gpu_machine.sh prepare' first, carry $CARRY"
   local info=$out/info.log
   SUMMARY=$out/summary.txt
   : >"$SUMMARY"
@@ -205,7 +212,7 @@ run() {  # run [tests|bench|all]
   have=$(ldd --version 2>/dev/null | head -1 | awk '{print $NF}')
   need=$(awk '/^glibc /{print $2; exit}' "$CARRY/MANIFEST")
   if [ -n "$have" ] && [ -n "$need" ] && ! version_at_least "$have" "$need"; then
-    say "gpu_machine: this machine's glibc is $have, older than the $need the carried programs were built with"
+    say "gpu_machine: this machine's glibc $have is older than $need, the carried programs' glibc"
     exit 1
   fi
   use_carried_libraries

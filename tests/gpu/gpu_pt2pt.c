@@ -66,8 +66,9 @@ static void* pattern_buffer(MemKind kind, size_t bytes, int salt) {
  * rank 0 sends first, the others receive first (a chain, no deadlock at any size). */
 static void ring(KindPair pair, size_t bytes, int nonblocking, int salt) {
   char what[160];
-  snprintf(what, sizeof what, "%s ring %s->%s, %zu bytes", nonblocking ? "Isend/Irecv" : "Send/Recv",
-           kMemKindNames[pair.send], kMemKindNames[pair.recv], bytes);
+  snprintf(what, sizeof what, "%s ring %s->%s, %zu bytes",
+           nonblocking ? "Isend/Irecv" : "Send/Recv", kMemKindNames[pair.send],
+           kMemKindNames[pair.recv], bytes);
   void* send = pattern_buffer(pair.send, bytes, salt);
   void* recv = mem_alloc(pair.recv, bytes);
   mem_set(pair.recv, recv, 0, bytes);
