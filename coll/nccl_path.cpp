@@ -17,7 +17,7 @@
 namespace weft::coll {
 
 // Default of WEFT_NCCL_MIN_BYTES: at 256 KiB a host collective within a node already takes tens
-// of microseconds, so the 8-byte agreement the ranks make before any NCCL call (a few
+// of microseconds, so the 16-byte agreement the ranks make before any NCCL call (a few
 // microseconds) costs such calls at most about a tenth, less beyond; below it, device buffers
 // go through Weft's own staged schedules.
 constexpr long kDefaultMinBytes = 256 * 1024;
