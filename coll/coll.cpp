@@ -5,6 +5,7 @@
 
 #include "coll/call_cache.hpp"
 #include "coll/coll_op.hpp"
+#include "coll/nccl_path.hpp"
 #include "coll/registry.hpp"
 #include "gpu/memory.hpp"
 #include "pt2pt/match_bits.hpp"
@@ -200,6 +201,7 @@ Status run_blocking(Comm& comm, CallSpec& spec) {
   wait_state::note_collective(comm, comm.coll_seq + 1);  // the number the call will take
   WEFT_TRY(check_matching_calls(comm, spec));
   complete_args(comm, spec);
+  if (Status ran; run_on_nccl(comm, spec, &ran)) return ran;  // device buffers NCCL takes
   // The op is this call's alone until given back, so threads of MPI_THREAD_MULTIPLE running
   // blocking collectives at once (on different communicators) each have their own.
   CallCache& cache = *call_cache(comm);

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "coll/nccl_call.hpp"
 #include "coll/registry.hpp"
 #include "mpi.h"
 
@@ -39,18 +40,16 @@ std::string rejection_reason(const Algorithm& a, const CollArgs& args) {
 }
 
 Status Selector::force(CollKind kind, const std::string& name) {
-  if (name.empty() || name == "auto") {
-    forced_[int(kind)] = nullptr;
-    return Status::success();
-  }
+  const bool nccl = nccl_runs(kind) && name == "nccl";
   const Algorithm* a = find_algorithm(kind, name);
-  if (a == nullptr) {
+  if (a == nullptr && !nccl && !name.empty() && name != "auto") {
     const char* article = std::strchr("aeiou", coll_name(kind)[0]) ? "an " : "a ";
     return Status::error(MPI_ERR_ARG, "'" + name + "' is not " + article + coll_name(kind) +
                                           " algorithm (choose from: " + algorithm_names(kind) +
-                                          ", auto)");
+                                          (nccl_runs(kind) ? ", nccl" : "") + ", auto)");
   }
   forced_[int(kind)] = a;
+  nccl_forced_[int(kind)] = nccl;
   return Status::success();
 }
 

@@ -31,10 +31,12 @@ class Selector {
  public:
   void set_model(const CostModel& model) { model_ = model; }
   const CostModel& model() const { return model_; }
-  // Forces `name` for `kind` ("" or "auto": choose by the model). Fails naming the choices if
-  // `kind` has no such algorithm.
+  // Forces `name` for `kind` ("" or "auto": choose by the model; "nccl": NCCL where it can run
+  // the call, coll/nccl_path.hpp, else the model's choice). Fails naming the choices if `kind`
+  // has no such algorithm.
   Status force(CollKind kind, const std::string& name);
   const Algorithm* forced(CollKind kind) const { return forced_[int(kind)]; }
+  bool nccl_forced(CollKind kind) const { return nccl_forced_[int(kind)]; }
 
   // Every algorithm for the call with its prediction, in registry order.
   std::vector<Candidate> candidates(const CollArgs& args) const;
@@ -45,6 +47,7 @@ class Selector {
  private:
   CostModel model_;
   const Algorithm* forced_[kNumCollKinds] = {};
+  bool nccl_forced_[kNumCollKinds] = {};
 };
 
 }  // namespace weft::coll

@@ -11,7 +11,9 @@ namespace weft {
 namespace {
 constexpr const char* kForceDoc =
     "Forces this collective's algorithm by name whenever it can take the call (the v-variants, "
-    "nonblocking and persistent forms included); auto: the cost model chooses. "
+    "nonblocking and persistent forms included); auto: the cost model chooses. nccl (bcast, "
+    "reduce, allreduce, allgather, reduce_scatter, alltoall): NCCL for blocking calls on "
+    "device buffers where it can run them, else the model's choice. "
     "`weft_info --coll NAME` lists the algorithms and explains the choice.";
 }  // namespace
 
@@ -39,6 +41,17 @@ const std::vector<Setting>& settings() {
       {"WEFT_CUDA", "auto",
        "auto: accept CUDA device buffers when the CUDA driver (libcuda.so.1) loads and sees a "
        "device; 0: never look for it (every buffer is host memory)."},
+      {"WEFT_NCCL_LIBRARY", "auto",
+       "NCCL for collectives on device buffers, loaded at run time: auto looks for "
+       "libnccl.so.2 on the loader's path, then in the CUDA toolkit's lib64 ($CUDA_HOME, "
+       "$CUDA_PATH, /usr/local/cuda); a path loads that file; none: never use NCCL."},
+      {"WEFT_NCCL_MIN_BYTES", "262144",
+       "Blocking bcast, reduce, allreduce, allgather, reduce_scatter_block and alltoall calls "
+       "whose buffers are all in device memory go to NCCL (when it loads and accepts the "
+       "communicator) from this many bytes of the user's buffer (the vector; all blocks of "
+       "allgather, reduce_scatter and alltoall). A setting, not a cost-model prediction; "
+       "WEFT_<COLL>_ALGORITHM=nccl sends every size.",
+       true, true},
       {"WEFT_OFI_PROVIDER", "auto",
        "The libfabric provider of WEFT_TRANSPORT=ofi, as libfabric names it (e.g. "
        "tcp;ofi_rxm, sockets). auto: the first offered of cxi, opx, psm3, psm2, efa, "

@@ -172,6 +172,18 @@ run_tests() {  # run_tests OUT: the GPU test programs at 2 and 4 ranks; fails if
       [ $status -eq 0 ] || failed=1
     done
   done
+  # The NCCL path: 1 rank runs NCCL, 2 ranks on one GPU fall back to Weft's schedules.
+  local forced=(WEFT_BCAST_ALGORITHM=nccl WEFT_REDUCE_ALGORITHM=nccl WEFT_ALLREDUCE_ALGORITHM=nccl
+                WEFT_ALLGATHER_ALGORITHM=nccl WEFT_REDUCE_SCATTER_ALGORITHM=nccl
+                WEFT_ALLTOALL_ALGORITHM=nccl)
+  for n in 1 2; do
+    echo "== gpu_nccl_coll at $n ranks, nccl forced" >>"$out/tests.log"
+    env "${forced[@]}" "$WEFT_DIR/bin/weftrun" -n "$n" --timeout 120 "$TESTS_DIR/gpu_nccl_coll" \
+      >>"$out/tests.log" 2>&1
+    status=$?
+    say "test gpu_nccl_coll forced np$n: $([ $status -eq 0 ] && echo passed || echo "FAILED (exit $status)")"
+    [ $status -eq 0 ] || failed=1
+  done
   return $failed
 }
 

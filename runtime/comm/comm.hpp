@@ -17,6 +17,7 @@ struct Topology;  // runtime/topology/virtual.hpp
 namespace coll {
 struct NodeMap;  // coll/node_map.hpp
 class CallCache;  // coll/call_cache.hpp
+class NcclComm;   // coll/nccl_path.cpp
 }
 
 // A communicator's prepared collective calls (coll/call_cache.hpp): made on first use, dropped
@@ -27,6 +28,18 @@ struct CallCacheRef {
   CallCacheRef(const CallCacheRef&) {}
   CallCacheRef& operator=(const CallCacheRef&) {
     cache.reset();
+    return *this;
+  }
+};
+
+// Its NCCL communicator (coll/nccl_path.hpp), or that NCCL cannot be used on it: settled at the
+// first call that could go to NCCL, destroyed with it. A copy starts without, as above.
+struct NcclCommRef {
+  std::shared_ptr<coll::NcclComm> state;
+  NcclCommRef() = default;
+  NcclCommRef(const NcclCommRef&) {}
+  NcclCommRef& operator=(const NcclCommRef&) {
+    state.reset();
     return *this;
   }
 };
@@ -49,6 +62,7 @@ struct Comm {
   uint32_t coll_seq = 0;  // collectives started so far; tags each one's messages
   int ops_in_flight = 0;  // collectives running on it (they keep a freed communicator alive)
   CallCacheRef prepared_calls;
+  NcclCommRef nccl;
   std::shared_ptr<const Topology> topology;  // MPI_Cart_create and friends; shared by its dups
   // Which node each rank runs on, for node-aware collectives (runtime/comm/nodes.hpp): learnt
   // at the first blocking collective, or from the parent at creation; null while not known,

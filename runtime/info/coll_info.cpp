@@ -13,8 +13,11 @@
 #include <vector>
 
 #include "coll/configure.hpp"
+#include "coll/nccl_call.hpp"
+#include "coll/nccl_path.hpp"
 #include "coll/registry.hpp"
 #include "coll/regular_call.hpp"
+#include "gpu/memory.hpp"
 #include "runtime/config.hpp"
 
 namespace weft::info {
@@ -124,6 +127,26 @@ std::string seconds_text(double s) {
   return text;
 }
 
+// nccl: blocking calls on device buffers, by a setting rather than the model.
+void print_nccl() {
+  std::string library;
+  const bool loads = coll::describe_nccl(&library);
+  const std::string& no_cuda = gpu::find_device_memory(setting_value("WEFT_CUDA") != "0");
+  std::printf("nccl (blocking calls on device buffers only): ");
+  if (!loads) {
+    std::printf("not available: %s\n", library.c_str());
+  } else if (!no_cuda.empty()) {
+    std::printf("not available: %s loads, but CUDA cannot be used here (%s)\n", library.c_str(),
+                no_cuda.c_str());
+  } else {
+    std::printf("available, %s\n", library.c_str());
+  }
+  std::printf(
+      "  used from %zu bytes (WEFT_NCCL_MIN_BYTES, a setting, not the model) or when forced,\n"
+      "  where every rank's buffers are on the device and NCCL accepts the communicator\n",
+      coll::nccl_min_bytes());
+}
+
 int list_collectives() {
   std::printf("Collectives and their algorithms (ties go to the one listed first):\n");
   int width = 0;  // the longest collective name
@@ -133,7 +156,8 @@ int list_collectives() {
     const CollKind kind = CollKind(k);
     const std::string setting = coll::algorithm_setting(kind);
     const std::string value = setting_value(setting.c_str());
-    std::printf("  %-*s  %s", width, coll::coll_name(kind), coll::algorithm_names(kind).c_str());
+    std::printf("  %-*s  %s%s", width, coll::coll_name(kind), coll::algorithm_names(kind).c_str(),
+                coll::nccl_runs(kind) ? ", nccl" : "");
     if (!value.empty() && value != "auto")
       std::printf("   [%s=%s]", setting.c_str(), value.c_str());
     std::printf("\n");
@@ -141,6 +165,7 @@ int list_collectives() {
   std::printf(
       "Force one with WEFT_<COLL>_ALGORITHM=name; see a choice explained with\n"
       "  weft_info --coll NAME --ranks N --bytes SIZE\n");
+  print_nccl();
   return 0;
 }
 
@@ -262,6 +287,13 @@ int explain(const Query& q) {
   const coll::Algorithm* forced = selector.forced(q.kind);
   const std::string setting = coll::algorithm_setting(q.kind);
   std::printf("\n");
+  if (selector.nccl_forced(q.kind)) {
+    std::string library;
+    const bool loads = coll::describe_nccl(&library);
+    std::printf("%s=nccl: blocking calls on device buffers go to NCCL (%s%s); the rest, and\n"
+                "calls NCCL cannot run, use the model's choice:\n",
+                setting.c_str(), loads ? "" : "not available: ", library.c_str());
+  }
   if (forced != nullptr && forced == chosen) {
     std::printf("chosen: %s, forced by %s=%s", chosen->name, setting.c_str(), forced->name);
     if (by_model != chosen) std::printf(" (the model alone would choose %s)", by_model->name);
