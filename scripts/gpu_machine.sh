@@ -144,6 +144,10 @@ use_carried_libraries() {
       echo "gpu_machine: this machine has no $(basename "$lib"): using the carried one"
     fi
   done
+  # NCCL, where the machine has one (a CUDA toolkit's, or a Python package's), for Weft's dlopen.
+  local nccl
+  nccl=$(find_nccl)
+  [ -z "$nccl" ] || export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$nccl
   # One machine: loopback only, as in the test suite.
   export UCX_NET_DEVICES=lo FI_TCP_IFACE=lo UCX_WARN_UNUSED_ENV_VARS=n
 }
@@ -152,7 +156,7 @@ find_nccl() {  # prints the folder of a libnccl.so.2 on this machine, if there i
   local lib
   lib=$(ldconfig -p 2>/dev/null | awk '/libnccl\.so\.2 /{print $NF; exit}')
   [ -z "$lib" ] && lib=$(find /usr/local/cuda/ /usr/local/cuda/targets/ /usr/lib/ /opt/ \
-                            -maxdepth 8 -name libnccl.so.2 2>/dev/null | head -1)
+                            -maxdepth 10 -name libnccl.so.2 2>/dev/null | head -1)
   [ -n "$lib" ] && dirname "$lib"
 }
 
