@@ -1,6 +1,11 @@
 // One-sided chapter, communication calls: put, get, accumulate, get_accumulate,
 // fetch_and_op, compare_and_swap and the request-based forms, int and large-count (MPI 4.1
 // §12.3).
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
+#include "gpu/memory.hpp"
 #include "mpi.h"
 #include "rma/fast_path.hpp"
 #include "rma/operations.hpp"
@@ -76,6 +81,46 @@ int get_accumulate(const char* fn, const void* origin_addr, MPI_Count origin_cou
   if (request_form) *request = capi::completed_request();
   return MPI_SUCCESS;
 }
+
+// Fetch-and-op and compare-and-swap on one element in device memory: the call runs on host
+// copies of its buffers, and the result goes back to the device.
+class HostElements {
+ public:
+  // False (nothing to do) unless one of `buffers` is device memory and `datatype` is valid.
+  bool stage(std::initializer_list<const void*> buffers, MPI_Datatype datatype) {
+    bool any = false;
+    for (const void* b : buffers) any = any || weft::gpu::on_device(b);
+    int size = 0;
+    if (!any || PMPI_Type_size(datatype, &size) != MPI_SUCCESS || size <= 0) return false;
+    size_ = size_t(size);
+    for (const void* b : buffers) {
+      copies_.emplace_back(size_);
+      if (weft::gpu::on_device(b)) {
+        const Status copied = weft::gpu::device_memory()->copy(copies_.back().data(), b, size_);
+        if (error_.ok()) error_ = copied;
+      } else if (b != nullptr) {
+        std::memcpy(copies_.back().data(), b, size_);
+      }
+    }
+    return true;
+  }
+  void* at(size_t i) { return copies_[i].data(); }
+  // After the call on the copies: a failed copy to the host is reported now, before any result.
+  int unstage(size_t i, void* result, MPI_Win win, const char* fn) {
+    if (!error_.ok()) return capi::report_win(win, fn, error_);
+    if (!weft::gpu::on_device(result)) {
+      std::memcpy(result, copies_[i].data(), size_);
+      return MPI_SUCCESS;
+    }
+    const Status s = weft::gpu::device_memory()->copy(result, copies_[i].data(), size_);
+    return s.ok() ? MPI_SUCCESS : capi::report_win(win, fn, s);
+  }
+
+ private:
+  size_t size_ = 0;
+  std::vector<std::vector<unsigned char>> copies_;
+  Status error_;
+};
 
 }  // namespace
 
@@ -155,6 +200,10 @@ int PMPI_Get_accumulate_c(const void* origin_addr, MPI_Count origin_count,
 
 int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  if (HostElements e; e.stage({origin_addr, result_addr}, datatype)) {
+    const int rc = PMPI_Fetch_and_op(e.at(0), e.at(1), datatype, target_rank, target_disp, op, win);
+    return rc == MPI_SUCCESS ? e.unstage(1, result_addr, win, "MPI_Fetch_and_op") : rc;
+  }
   if (rma::fast_fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win))
     return MPI_SUCCESS;
   const int rc =
@@ -168,6 +217,11 @@ int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype d
 int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                           MPI_Win win) {
+  if (HostElements e; e.stage({origin_addr, compare_addr, result_addr}, datatype)) {
+    const int rc = PMPI_Compare_and_swap(e.at(0), e.at(1), e.at(2), datatype, target_rank,
+                                         target_disp, win);
+    return rc == MPI_SUCCESS ? e.unstage(2, result_addr, win, "MPI_Compare_and_swap") : rc;
+  }
   if (rma::fast_compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank,
                                  target_disp, win))
     return MPI_SUCCESS;
