@@ -185,7 +185,7 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
   // The agreement and the set-up run collectives of their own, on host memory.
   static thread_local bool inside = false;
   if (inside || gpu::device_memory() == nullptr) return false;
-  const NcclComm* known = comm.nccl.state.get();
+  const NcclComm* known = comm.nccl.held.get();
   if (known != nullptr && !known->usable()) return false;
   const bool forced = world().selector.nccl_forced(spec.args.kind);
   size_t bytes = 0;
@@ -212,9 +212,9 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
     } else {
       state->refuse(nccl == nullptr || !driver().loaded ? why : "no NCCL on another rank");
     }
-    comm.nccl.state = state;
+    comm.nccl.held = state;
   }
-  const NcclComm* state = comm.nccl.state.get();
+  const NcclComm* state = comm.nccl.held.get();
   if (state == nullptr || !fits) return false;
   if (!state->usable()) {
     static std::once_flag said;
@@ -228,7 +228,7 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
     }
     return false;
   }
-  *status = comm.nccl.state->run(call, comm.size);
+  *status = comm.nccl.held->run(call, comm.size);
   return true;
 }
 

@@ -7,14 +7,10 @@
 #include <mutex>
 #include <vector>
 
+#include "gpu/dl_symbols.hpp"
+
 namespace weft::gpu {
 namespace {
-
-template <typename F>
-void resolve(void* library, const char* name, F* out, std::string* missing) {
-  *out = reinterpret_cast<F>(dlsym(library, name));
-  if (*out == nullptr && missing->empty()) *missing = name;
-}
 
 // Where "auto" looks: the loader's own search first (LD_LIBRARY_PATH, the system's folders,
 // where distribution packages put libnccl.so.2), then the toolkit's folders, where the CUDA
@@ -41,22 +37,22 @@ bool load_nccl_file(const std::string& file, NcclLibrary* out, std::string* why)
   }
   NcclLibrary n;
   std::string missing;
-  resolve(library, "ncclGetVersion", &n.get_version, &missing);
-  resolve(library, "ncclGetUniqueId", &n.get_unique_id, &missing);
-  resolve(library, "ncclCommInitRank", &n.comm_init_rank, &missing);
-  resolve(library, "ncclCommDestroy", &n.comm_destroy, &missing);
-  resolve(library, "ncclCommAbort", &n.comm_abort, &missing);
-  resolve(library, "ncclCommGetAsyncError", &n.comm_get_async_error, &missing);
-  resolve(library, "ncclGetErrorString", &n.get_error_string, &missing);
-  resolve(library, "ncclAllReduce", &n.all_reduce, &missing);
-  resolve(library, "ncclBroadcast", &n.broadcast, &missing);
-  resolve(library, "ncclReduce", &n.reduce, &missing);
-  resolve(library, "ncclAllGather", &n.all_gather, &missing);
-  resolve(library, "ncclReduceScatter", &n.reduce_scatter, &missing);
-  resolve(library, "ncclSend", &n.send, &missing);
-  resolve(library, "ncclRecv", &n.recv, &missing);
-  resolve(library, "ncclGroupStart", &n.group_start, &missing);
-  resolve(library, "ncclGroupEnd", &n.group_end, &missing);
+  resolve_symbol(library, "ncclGetVersion", &n.get_version, &missing);
+  resolve_symbol(library, "ncclGetUniqueId", &n.get_unique_id, &missing);
+  resolve_symbol(library, "ncclCommInitRank", &n.comm_init_rank, &missing);
+  resolve_symbol(library, "ncclCommDestroy", &n.comm_destroy, &missing);
+  resolve_symbol(library, "ncclCommAbort", &n.comm_abort, &missing);
+  resolve_symbol(library, "ncclCommGetAsyncError", &n.comm_get_async_error, &missing);
+  resolve_symbol(library, "ncclGetErrorString", &n.get_error_string, &missing);
+  resolve_symbol(library, "ncclAllReduce", &n.all_reduce, &missing);
+  resolve_symbol(library, "ncclBroadcast", &n.broadcast, &missing);
+  resolve_symbol(library, "ncclReduce", &n.reduce, &missing);
+  resolve_symbol(library, "ncclAllGather", &n.all_gather, &missing);
+  resolve_symbol(library, "ncclReduceScatter", &n.reduce_scatter, &missing);
+  resolve_symbol(library, "ncclSend", &n.send, &missing);
+  resolve_symbol(library, "ncclRecv", &n.recv, &missing);
+  resolve_symbol(library, "ncclGroupStart", &n.group_start, &missing);
+  resolve_symbol(library, "ncclGroupEnd", &n.group_end, &missing);
   if (!missing.empty()) {
     *why = file + " is not NCCL: it lacks " + missing;
     dlclose(library);
