@@ -19,7 +19,8 @@ std::vector<std::string> auto_candidates() {
   std::vector<std::string> files = {"libnccl.so.2"};
   for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
     const char* root = std::getenv(variable);
-    if (root != nullptr && *root != '\0') files.push_back(std::string(root) + "/lib64/libnccl.so.2");
+    if (root != nullptr && *root != '\0')
+      files.push_back(std::string(root) + "/lib64/libnccl.so.2");
   }
   files.push_back("/usr/local/cuda/lib64/libnccl.so.2");
   files.push_back("/usr/local/cuda/lib/libnccl.so.2");
@@ -113,12 +114,12 @@ std::string nccl_error_text(const NcclLibrary& nccl, NcclResult result) {
 
 bool nccl_datatype_of(MPI_Datatype type, size_t size, NcclDataType* out) {
   static constexpr MPI_Datatype kSigned[] = {
-      MPI_SIGNED_CHAR, MPI_INT,    MPI_LONG,    MPI_LONG_LONG_INT, MPI_INT8_T,
-      MPI_INT32_T,     MPI_INT64_T, MPI_AINT,   MPI_OFFSET,        MPI_COUNT,
+      MPI_SIGNED_CHAR, MPI_INT,      MPI_LONG,     MPI_LONG_LONG_INT, MPI_INT8_T,
+      MPI_INT32_T,     MPI_INT64_T,  MPI_AINT,     MPI_OFFSET,        MPI_COUNT,
       MPI_INTEGER,     MPI_INTEGER1, MPI_INTEGER4, MPI_INTEGER8};
-  static constexpr MPI_Datatype kUnsigned[] = {MPI_UNSIGNED_CHAR, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
-                                               MPI_UNSIGNED_LONG_LONG, MPI_UINT8_T, MPI_UINT32_T,
-                                               MPI_UINT64_T};
+  static constexpr MPI_Datatype kUnsigned[] = {
+      MPI_UNSIGNED_CHAR, MPI_UNSIGNED, MPI_UNSIGNED_LONG, MPI_UNSIGNED_LONG_LONG,
+      MPI_UINT8_T,       MPI_UINT32_T, MPI_UINT64_T};
   auto among = [type](const auto& list) {
     for (MPI_Datatype t : list)
       if (t == type) return true;
@@ -127,10 +128,17 @@ bool nccl_datatype_of(MPI_Datatype type, size_t size, NcclDataType* out) {
   const bool is_signed = among(kSigned);
   if (is_signed || among(kUnsigned)) {
     switch (size) {  // NCCL has no 16-bit integers
-      case 1: *out = is_signed ? kNcclInt8 : kNcclUint8; return true;
-      case 4: *out = is_signed ? kNcclInt32 : kNcclUint32; return true;
-      case 8: *out = is_signed ? kNcclInt64 : kNcclUint64; return true;
-      default: return false;
+      case 1:
+        *out = is_signed ? kNcclInt8 : kNcclUint8;
+        return true;
+      case 4:
+        *out = is_signed ? kNcclInt32 : kNcclUint32;
+        return true;
+      case 8:
+        *out = is_signed ? kNcclInt64 : kNcclUint64;
+        return true;
+      default:
+        return false;
     }
   }
   if (type == MPI_FLOAT || type == MPI_REAL || type == MPI_REAL4) {
@@ -157,20 +165,33 @@ bool nccl_datatype_of(MPI_Datatype type, size_t size, NcclDataType* out) {
 }
 
 bool nccl_op_of(MPI_Op op, NcclRedOp* out) {
-  if (op == MPI_SUM) *out = kNcclSum;
-  else if (op == MPI_PROD) *out = kNcclProd;
-  else if (op == MPI_MAX) *out = kNcclMax;
-  else if (op == MPI_MIN) *out = kNcclMin;
-  else return false;
+  if (op == MPI_SUM)
+    *out = kNcclSum;
+  else if (op == MPI_PROD)
+    *out = kNcclProd;
+  else if (op == MPI_MAX)
+    *out = kNcclMax;
+  else if (op == MPI_MIN)
+    *out = kNcclMin;
+  else
+    return false;
   return true;
 }
 
 size_t nccl_type_size(NcclDataType type) {
   switch (type) {
-    case kNcclInt8: case kNcclUint8: return 1;
-    case kNcclFloat16: case kNcclBfloat16: return 2;
-    case kNcclInt32: case kNcclUint32: case kNcclFloat32: return 4;
-    default: return 8;
+    case kNcclInt8:
+    case kNcclUint8:
+      return 1;
+    case kNcclFloat16:
+    case kNcclBfloat16:
+      return 2;
+    case kNcclInt32:
+    case kNcclUint32:
+    case kNcclFloat32:
+      return 4;
+    default:
+      return 8;
   }
 }
 

@@ -73,8 +73,8 @@ int main(int argc, char** argv) {
     check_context("allreduce of %d floats, %s", n, inplace ? "in place" : "out of place");
     for (int i = 0; i < n; ++i) (inplace ? out : in)[i] = (float)(rank + 1) * (float)(i % 7);
     const unsigned long long before = weft_calls(ALLREDUCE);
-    CHECK_MPI(MPI_Allreduce(inplace ? MPI_IN_PLACE : in, out, n, MPI_FLOAT, MPI_SUM,
-                            MPI_COMM_WORLD));
+    CHECK_MPI(
+        MPI_Allreduce(inplace ? MPI_IN_PLACE : in, out, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD));
     CHECK(weft_calls(ALLREDUCE) - before == 1);
     const float ranks_sum = (float)size * (float)(size + 1) / 2;
     for (int i = 0; i < n; ++i) CHECK(out[i] == ranks_sum * (float)(i % 7));
@@ -91,8 +91,8 @@ int main(int argc, char** argv) {
   const int block = n / size;
   for (int i = 0; i < block; ++i) out[rank * block + i] = (float)(rank * 1000 + i % 1000);
   before = weft_calls(ALLGATHER);
-  CHECK_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, block, MPI_FLOAT,
-                          MPI_COMM_WORLD));
+  CHECK_MPI(
+      MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, block, MPI_FLOAT, MPI_COMM_WORLD));
   CHECK(weft_calls(ALLGATHER) - before == 1);
   for (int r = 0; r < size; ++r)
     for (int i = 0; i < block; ++i) CHECK(out[r * block + i] == (float)(r * 1000 + i % 1000));
