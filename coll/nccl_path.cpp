@@ -218,8 +218,7 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
     comm.nccl.held = state;
   }
   const NcclComm* state = comm.nccl.held.get();
-  if (state == nullptr || !fits) return false;
-  if (!state->usable()) {
+  if (state != nullptr && !state->usable()) {
     static std::once_flag said;
     if (forced && comm.rank == 0) {
       std::call_once(said, [&] {
@@ -231,6 +230,7 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
     }
     return false;
   }
+  if (state == nullptr || !fits) return false;
   *status = comm.nccl.held->run(call, comm.size);
   return true;
 }
