@@ -35,7 +35,7 @@ void CallCache::give_back(std::unique_ptr<CollOp> op) {
 }
 
 const std::shared_ptr<CallCache>& call_cache(Comm& comm) {
-  std::shared_ptr<CallCache>& cache = comm.prepared_calls.cache;
+  std::shared_ptr<CallCache>& cache = comm.prepared_calls.held;
   if (cache == nullptr) cache = std::make_shared<CallCache>();
   return cache;
 }

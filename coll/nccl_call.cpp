@@ -184,7 +184,8 @@ gpu::NcclResult enqueue(const gpu::NcclLibrary& nccl, gpu::NcclComm comm, const 
       for (int peer = 0; peer < size && r == gpu::kNcclSuccess; ++peer) {
         const size_t offset = size_t(peer) * c.count;
         r = nccl.send(at(c.send, offset), c.count, c.type, peer, comm, stream);
-        if (r == gpu::kNcclSuccess) r = nccl.recv(at(c.recv, offset), c.count, c.type, peer, comm, stream);
+        if (r == gpu::kNcclSuccess)
+          r = nccl.recv(at(c.recv, offset), c.count, c.type, peer, comm, stream);
       }
       const gpu::NcclResult ended = nccl.group_end();  // a group once started is always ended
       return r != gpu::kNcclSuccess ? r : ended;

@@ -113,7 +113,6 @@ Status NcclComm::set_up(Comm& comm, const gpu::NcclLibrary& nccl) {
   // The context current now (the first device's primary context if none is: the one CUDA's
   // runtime, and so NCCL, would use) is the one its stream and NCCL communicator live in.
   const gpu::CudaDriver& cu = driver().table;
-  std::string local_why;
   bool prepared = root.ok != 0;
   if (prepared && (cu.ctx_get_current(&context_) != gpu::kCuSuccess || context_ == nullptr)) {
     prepared = cu.primary_ctx_retain(&context_, 0) == gpu::kCuSuccess &&
@@ -129,7 +128,8 @@ Status NcclComm::set_up(Comm& comm, const gpu::NcclLibrary& nccl) {
   bool joined = everyone && r == gpu::kNcclSuccess;
   WEFT_TRY(agree(comm, &joined, &ignored));
   if (joined) return Status::success();
-  if (comm_ != nullptr) nccl.comm_abort(comm_);  // others failed: nobody will use it
+  // Joined here but not elsewhere: nobody will use it. (A failed init leaves nothing to free.)
+  if (r == gpu::kNcclSuccess && comm_ != nullptr) nccl.comm_abort(comm_);
   comm_ = nullptr;
   if (!root.ok) {
     why_not_ = "ncclGetUniqueId failed on rank 0";
@@ -154,8 +154,9 @@ Status NcclComm::run(NcclCall call, int size) {
   if (call.stage_bytes > 0) {  // in-place all-to-all: send from a copy
     stage = memory->allocate_device(call.stage_bytes);
     s = stage != nullptr ? memory->copy(stage, call.recv, call.stage_bytes)
-                         : Status::error(MPI_ERR_NO_MEM, "no device memory for an in-place "
-                                                         "all-to-all's copy");
+                         : Status::error(MPI_ERR_NO_MEM,
+                                         "no device memory for an in-place "
+                                         "all-to-all's copy");
     call.send = stage;
   }
   if (s.ok()) {
@@ -166,11 +167,13 @@ Status NcclComm::run(NcclCall call, int size) {
     const gpu::CuResult e = cu.stream_synchronize(stream_);
     gpu::NcclResult async = gpu::kNcclSuccess;
     nccl_->comm_get_async_error(comm_, &async);
-    if (async != gpu::kNcclSuccess) s = failed(std::string("NCCL ") + coll_name(call.kind), async);
+    if (async != gpu::kNcclSuccess)
+      s = failed(std::string("NCCL ") + coll_name(call.kind), async);
     else if (e != gpu::kCuSuccess)
       s = Status::error(MPI_ERR_OTHER, "waiting for NCCL: " + cuda_error_text(cu, e));
   }
-  if (s.ok() && call.result_bytes > 0) s = memory->copy(call.result_to, call.recv, call.result_bytes);
+  if (s.ok() && call.result_bytes > 0)
+    s = memory->copy(call.result_to, call.recv, call.result_bytes);
   if (stage != nullptr) memory->free_device(stage);
   if (previous != context_) cu.ctx_set_current(previous);
   return s;
@@ -185,7 +188,7 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
   // The agreement and the set-up run collectives of their own, on host memory.
   static thread_local bool inside = false;
   if (inside || gpu::device_memory() == nullptr) return false;
-  const NcclComm* known = comm.nccl.state.get();
+  const NcclComm* known = comm.nccl.held.get();
   if (known != nullptr && !known->usable()) return false;
   const bool forced = world().selector.nccl_forced(spec.args.kind);
   size_t bytes = 0;
@@ -212,11 +215,10 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
     } else {
       state->refuse(nccl == nullptr || !driver().loaded ? why : "no NCCL on another rank");
     }
-    comm.nccl.state = state;
+    comm.nccl.held = state;
   }
-  const NcclComm* state = comm.nccl.state.get();
-  if (state == nullptr || !fits) return false;
-  if (!state->usable()) {
+  const NcclComm* state = comm.nccl.held.get();
+  if (state != nullptr && !state->usable()) {
     static std::once_flag said;
     if (forced && comm.rank == 0) {
       std::call_once(said, [&] {
@@ -228,15 +230,17 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
     }
     return false;
   }
-  *status = comm.nccl.state->run(call, comm.size);
+  if (state == nullptr || !fits) return false;
+  *status = comm.nccl.held->run(call, comm.size);
   return true;
 }
 
 bool describe_nccl(std::string* text) {
   std::string why;
   const gpu::NcclLibrary* nccl = library(&why);
-  *text = nccl != nullptr ? "NCCL " + gpu::nccl_version_text(nccl->version) + " (" + nccl->file + ")"
-                          : why;
+  *text = nccl != nullptr
+              ? "NCCL " + gpu::nccl_version_text(nccl->version) + " (" + nccl->file + ")"
+              : why;
   return nccl != nullptr;
 }
 

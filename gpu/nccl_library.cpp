@@ -7,14 +7,10 @@
 #include <mutex>
 #include <vector>
 
+#include "gpu/dl_symbols.hpp"
+
 namespace weft::gpu {
 namespace {
-
-template <typename F>
-void resolve(void* library, const char* name, F* out, std::string* missing) {
-  *out = reinterpret_cast<F>(dlsym(library, name));
-  if (*out == nullptr && missing->empty()) *missing = name;
-}
 
 // Where "auto" looks: the loader's own search first (LD_LIBRARY_PATH, the system's folders,
 // where distribution packages put libnccl.so.2), then the toolkit's folders, where the CUDA
@@ -23,7 +19,8 @@ std::vector<std::string> auto_candidates() {
   std::vector<std::string> files = {"libnccl.so.2"};
   for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
     const char* root = std::getenv(variable);
-    if (root != nullptr && *root != '\0') files.push_back(std::string(root) + "/lib64/libnccl.so.2");
+    if (root != nullptr && *root != '\0')
+      files.push_back(std::string(root) + "/lib64/libnccl.so.2");
   }
   files.push_back("/usr/local/cuda/lib64/libnccl.so.2");
   files.push_back("/usr/local/cuda/lib/libnccl.so.2");
@@ -41,22 +38,22 @@ bool load_nccl_file(const std::string& file, NcclLibrary* out, std::string* why)
   }
   NcclLibrary n;
   std::string missing;
-  resolve(library, "ncclGetVersion", &n.get_version, &missing);
-  resolve(library, "ncclGetUniqueId", &n.get_unique_id, &missing);
-  resolve(library, "ncclCommInitRank", &n.comm_init_rank, &missing);
-  resolve(library, "ncclCommDestroy", &n.comm_destroy, &missing);
-  resolve(library, "ncclCommAbort", &n.comm_abort, &missing);
-  resolve(library, "ncclCommGetAsyncError", &n.comm_get_async_error, &missing);
-  resolve(library, "ncclGetErrorString", &n.get_error_string, &missing);
-  resolve(library, "ncclAllReduce", &n.all_reduce, &missing);
-  resolve(library, "ncclBroadcast", &n.broadcast, &missing);
-  resolve(library, "ncclReduce", &n.reduce, &missing);
-  resolve(library, "ncclAllGather", &n.all_gather, &missing);
-  resolve(library, "ncclReduceScatter", &n.reduce_scatter, &missing);
-  resolve(library, "ncclSend", &n.send, &missing);
-  resolve(library, "ncclRecv", &n.recv, &missing);
-  resolve(library, "ncclGroupStart", &n.group_start, &missing);
-  resolve(library, "ncclGroupEnd", &n.group_end, &missing);
+  resolve_symbol(library, "ncclGetVersion", &n.get_version, &missing);
+  resolve_symbol(library, "ncclGetUniqueId", &n.get_unique_id, &missing);
+  resolve_symbol(library, "ncclCommInitRank", &n.comm_init_rank, &missing);
+  resolve_symbol(library, "ncclCommDestroy", &n.comm_destroy, &missing);
+  resolve_symbol(library, "ncclCommAbort", &n.comm_abort, &missing);
+  resolve_symbol(library, "ncclCommGetAsyncError", &n.comm_get_async_error, &missing);
+  resolve_symbol(library, "ncclGetErrorString", &n.get_error_string, &missing);
+  resolve_symbol(library, "ncclAllReduce", &n.all_reduce, &missing);
+  resolve_symbol(library, "ncclBroadcast", &n.broadcast, &missing);
+  resolve_symbol(library, "ncclReduce", &n.reduce, &missing);
+  resolve_symbol(library, "ncclAllGather", &n.all_gather, &missing);
+  resolve_symbol(library, "ncclReduceScatter", &n.reduce_scatter, &missing);
+  resolve_symbol(library, "ncclSend", &n.send, &missing);
+  resolve_symbol(library, "ncclRecv", &n.recv, &missing);
+  resolve_symbol(library, "ncclGroupStart", &n.group_start, &missing);
+  resolve_symbol(library, "ncclGroupEnd", &n.group_end, &missing);
   if (!missing.empty()) {
     *why = file + " is not NCCL: it lacks " + missing;
     dlclose(library);
@@ -117,12 +114,12 @@ std::string nccl_error_text(const NcclLibrary& nccl, NcclResult result) {
 
 bool nccl_datatype_of(MPI_Datatype type, size_t size, NcclDataType* out) {
   static constexpr MPI_Datatype kSigned[] = {
-      MPI_SIGNED_CHAR, MPI_INT,    MPI_LONG,    MPI_LONG_LONG_INT, MPI_INT8_T,
-      MPI_INT32_T,     MPI_INT64_T, MPI_AINT,   MPI_OFFSET,        MPI_COUNT,
+      MPI_SIGNED_CHAR, MPI_INT,      MPI_LONG,     MPI_LONG_LONG_INT, MPI_INT8_T,
+      MPI_INT32_T,     MPI_INT64_T,  MPI_AINT,     MPI_OFFSET,        MPI_COUNT,
       MPI_INTEGER,     MPI_INTEGER1, MPI_INTEGER4, MPI_INTEGER8};
-  static constexpr MPI_Datatype kUnsigned[] = {MPI_UNSIGNED_CHAR, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
-                                               MPI_UNSIGNED_LONG_LONG, MPI_UINT8_T, MPI_UINT32_T,
-                                               MPI_UINT64_T};
+  static constexpr MPI_Datatype kUnsigned[] = {
+      MPI_UNSIGNED_CHAR, MPI_UNSIGNED, MPI_UNSIGNED_LONG, MPI_UNSIGNED_LONG_LONG,
+      MPI_UINT8_T,       MPI_UINT32_T, MPI_UINT64_T};
   auto among = [type](const auto& list) {
     for (MPI_Datatype t : list)
       if (t == type) return true;
@@ -131,10 +128,17 @@ bool nccl_datatype_of(MPI_Datatype type, size_t size, NcclDataType* out) {
   const bool is_signed = among(kSigned);
   if (is_signed || among(kUnsigned)) {
     switch (size) {  // NCCL has no 16-bit integers
-      case 1: *out = is_signed ? kNcclInt8 : kNcclUint8; return true;
-      case 4: *out = is_signed ? kNcclInt32 : kNcclUint32; return true;
-      case 8: *out = is_signed ? kNcclInt64 : kNcclUint64; return true;
-      default: return false;
+      case 1:
+        *out = is_signed ? kNcclInt8 : kNcclUint8;
+        return true;
+      case 4:
+        *out = is_signed ? kNcclInt32 : kNcclUint32;
+        return true;
+      case 8:
+        *out = is_signed ? kNcclInt64 : kNcclUint64;
+        return true;
+      default:
+        return false;
     }
   }
   if (type == MPI_FLOAT || type == MPI_REAL || type == MPI_REAL4) {
@@ -161,20 +165,33 @@ bool nccl_datatype_of(MPI_Datatype type, size_t size, NcclDataType* out) {
 }
 
 bool nccl_op_of(MPI_Op op, NcclRedOp* out) {
-  if (op == MPI_SUM) *out = kNcclSum;
-  else if (op == MPI_PROD) *out = kNcclProd;
-  else if (op == MPI_MAX) *out = kNcclMax;
-  else if (op == MPI_MIN) *out = kNcclMin;
-  else return false;
+  if (op == MPI_SUM)
+    *out = kNcclSum;
+  else if (op == MPI_PROD)
+    *out = kNcclProd;
+  else if (op == MPI_MAX)
+    *out = kNcclMax;
+  else if (op == MPI_MIN)
+    *out = kNcclMin;
+  else
+    return false;
   return true;
 }
 
 size_t nccl_type_size(NcclDataType type) {
   switch (type) {
-    case kNcclInt8: case kNcclUint8: return 1;
-    case kNcclFloat16: case kNcclBfloat16: return 2;
-    case kNcclInt32: case kNcclUint32: case kNcclFloat32: return 4;
-    default: return 8;
+    case kNcclInt8:
+    case kNcclUint8:
+      return 1;
+    case kNcclFloat16:
+    case kNcclBfloat16:
+      return 2;
+    case kNcclInt32:
+    case kNcclUint32:
+    case kNcclFloat32:
+      return 4;
+    default:
+      return 8;
   }
 }
 

@@ -23,8 +23,8 @@ inline constexpr NcclResult kNcclSuccess = 0;
 inline constexpr NcclResult kNcclInvalidUsage = 5;
 inline constexpr NcclResult kNcclInProgress = 7;
 inline constexpr NcclDataType kNcclInt8 = 0, kNcclUint8 = 1, kNcclInt32 = 2, kNcclUint32 = 3,
-                              kNcclInt64 = 4, kNcclUint64 = 5, kNcclFloat16 = 6,
-                              kNcclFloat32 = 7, kNcclFloat64 = 8, kNcclBfloat16 = 9;
+                              kNcclInt64 = 4, kNcclUint64 = 5, kNcclFloat16 = 6, kNcclFloat32 = 7,
+                              kNcclFloat64 = 8, kNcclBfloat16 = 9;
 inline constexpr NcclRedOp kNcclSum = 0, kNcclProd = 1, kNcclMax = 2, kNcclMin = 3;
 
 // The entry points, named as in nccl.h; a plain table, so tests can fill it with fakes.
@@ -40,20 +40,19 @@ struct NcclLibrary {
                            NcclRedOp op, NcclComm comm, CudaStreamHandle stream) = nullptr;
   NcclResult (*broadcast)(const void* send, void* recv, size_t count, NcclDataType type, int root,
                           NcclComm comm, CudaStreamHandle stream) = nullptr;
-  NcclResult (*reduce)(const void* send, void* recv, size_t count, NcclDataType type,
-                       NcclRedOp op, int root, NcclComm comm, CudaStreamHandle stream) = nullptr;
+  NcclResult (*reduce)(const void* send, void* recv, size_t count, NcclDataType type, NcclRedOp op,
+                       int root, NcclComm comm, CudaStreamHandle stream) = nullptr;
   NcclResult (*all_gather)(const void* send, void* recv, size_t send_count, NcclDataType type,
                            NcclComm comm, CudaStreamHandle stream) = nullptr;
-  NcclResult (*reduce_scatter)(const void* send, void* recv, size_t recv_count,
-                               NcclDataType type, NcclRedOp op, NcclComm comm,
-                               CudaStreamHandle stream) = nullptr;
+  NcclResult (*reduce_scatter)(const void* send, void* recv, size_t recv_count, NcclDataType type,
+                               NcclRedOp op, NcclComm comm, CudaStreamHandle stream) = nullptr;
   NcclResult (*send)(const void* buf, size_t count, NcclDataType type, int peer, NcclComm comm,
                      CudaStreamHandle stream) = nullptr;
   NcclResult (*recv)(void* buf, size_t count, NcclDataType type, int peer, NcclComm comm,
                      CudaStreamHandle stream) = nullptr;
   NcclResult (*group_start)() = nullptr;
   NcclResult (*group_end)() = nullptr;
-  int version = 0;  // ncclGetVersion's code: 22809 for 2.28.9
+  int version = 0;   // ncclGetVersion's code: 22809 for 2.28.9
   std::string file;  // as loaded
 };
 

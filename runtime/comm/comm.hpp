@@ -20,26 +20,16 @@ class CallCache;  // coll/call_cache.hpp
 class NcclComm;   // coll/nccl_path.cpp
 }
 
-// A communicator's prepared collective calls (coll/call_cache.hpp): made on first use, dropped
-// with the communicator. A copy of a communicator is another communicator: it starts without.
-struct CallCacheRef {
-  std::shared_ptr<coll::CallCache> cache;
-  CallCacheRef() = default;
-  CallCacheRef(const CallCacheRef&) {}
-  CallCacheRef& operator=(const CallCacheRef&) {
-    cache.reset();
-    return *this;
-  }
-};
-
-// Its NCCL communicator (coll/nccl_path.hpp), or that NCCL cannot be used on it: settled at the
-// first call that could go to NCCL, destroyed with it. A copy starts without, as above.
-struct NcclCommRef {
-  std::shared_ptr<coll::NcclComm> state;
-  NcclCommRef() = default;
-  NcclCommRef(const NcclCommRef&) {}
-  NcclCommRef& operator=(const NcclCommRef&) {
-    state.reset();
+// State a communicator keeps for itself, made on first use and dropped with it: its prepared
+// collective calls (coll/call_cache.hpp) and its NCCL communicator (coll/nccl_path.hpp). A copy
+// of a communicator is another communicator: it starts without.
+template <typename T>
+struct CommOwned {
+  std::shared_ptr<T> held;
+  CommOwned() = default;
+  CommOwned(const CommOwned&) {}
+  CommOwned& operator=(const CommOwned&) {
+    held.reset();
     return *this;
   }
 };
@@ -61,8 +51,8 @@ struct Comm {
   MPI_Session session = MPI_SESSION_NULL;
   uint32_t coll_seq = 0;  // collectives started so far; tags each one's messages
   int ops_in_flight = 0;  // collectives running on it (they keep a freed communicator alive)
-  CallCacheRef prepared_calls;
-  NcclCommRef nccl;
+  CommOwned<coll::CallCache> prepared_calls;
+  CommOwned<coll::NcclComm> nccl;  // or why NCCL cannot be used on it
   std::shared_ptr<const Topology> topology;  // MPI_Cart_create and friends; shared by its dups
   // Which node each rank runs on, for node-aware collectives (runtime/comm/nodes.hpp): learnt
   // at the first blocking collective, or from the parent at creation; null while not known,

@@ -33,7 +33,7 @@ int cvar_count() { return int(settings().size()); }
 int cvar_category(int index) {
   const std::string name = settings()[index].name;
   if (name.find("ALGORITHM") != std::string::npos || name == "WEFT_TUNING_FILE" ||
-      name == "WEFT_CHECK_COLLECTIVES")
+      name == "WEFT_CHECK_COLLECTIVES" || name.rfind("WEFT_NCCL_", 0) == 0)
     return 1;                                                              // collectives
   if (name == "WEFT_RMA_PATH" || name == "WEFT_ASYNC_PROGRESS") return 2;  // one-sided
   if (settings()[index].set_by_launcher) return 3;                         // launcher settings

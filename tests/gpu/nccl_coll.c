@@ -39,8 +39,10 @@ static void check_allreduce(int n, int in_place) {
   int* dk = to_device(k, sizeof(int) * (size_t)n);
   float* out_f = in_place ? df : to_device(NULL, sizeof(float) * (size_t)n);
   int* out_k = in_place ? dk : to_device(NULL, sizeof(int) * (size_t)n);
-  CHECK_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : df, out_f, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD));
-  CHECK_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : dk, out_k, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+  CHECK_MPI(
+      MPI_Allreduce(in_place ? MPI_IN_PLACE : df, out_f, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD));
+  CHECK_MPI(
+      MPI_Allreduce(in_place ? MPI_IN_PLACE : dk, out_k, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
   from_device(f, out_f, sizeof(float) * (size_t)n);
   from_device(k, out_k, sizeof(int) * (size_t)n);
   for (int i = 0; i < n; ++i) {

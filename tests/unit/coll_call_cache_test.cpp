@@ -150,8 +150,8 @@ TEST_CASE("a copy of a communicator starts without its cache", "[coll][cache]") 
   auto comm = make_comm(0, 2);
   CallCache* const original = call_cache(*comm).get();
   Comm copy = *comm;
-  CHECK(copy.prepared_calls.cache == nullptr);
+  CHECK(copy.prepared_calls.held == nullptr);
   CHECK(call_cache(copy).get() != original);
   copy = *comm;
-  CHECK(copy.prepared_calls.cache == nullptr);
+  CHECK(copy.prepared_calls.held == nullptr);
 }

@@ -1,10 +1,9 @@
 // The NCCL path without a GPU: the loader's failures (no file, a library that is not NCCL), the
 // MPI-to-NCCL type and op mapping, forcing with WEFT_<COLL>_ALGORITHM=nccl, which calls NCCL can
 // take, their NCCL form over a fake device memory, and the calls issued to a fake NCCL table.
-#include <catch2/catch.hpp>
-
 #include <sys/stat.h>
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
@@ -176,7 +175,8 @@ TEST_CASE("nccl ops: SUM, PROD, MAX, MIN only") {
     CHECK_FALSE(gpu::nccl_op_of(other, &op));
 }
 
-TEST_CASE("WEFT_<COLL>_ALGORITHM=nccl: forced for the collectives NCCL runs, the model's pick kept") {
+TEST_CASE(
+    "WEFT_<COLL>_ALGORITHM=nccl: forced for the collectives NCCL runs, the model's pick kept") {
   Selector s;
   REQUIRE(s.force(CollKind::kAllreduce, "nccl").ok());
   CHECK(s.nccl_forced(CollKind::kAllreduce));
@@ -200,11 +200,11 @@ TEST_CASE("WEFT_<COLL>_ALGORITHM=nccl: forced for the collectives NCCL runs, the
   CHECK(scan.message.find("nccl,") == std::string::npos);
   const Status bogus = s.force(CollKind::kBcast, "bogus");
   CHECK(bogus.message.find(", nccl, auto)") != std::string::npos);
-  for (CollKind k : {CollKind::kBcast, CollKind::kReduce, CollKind::kAllgather,
-                     CollKind::kReduceScatter})
+  for (CollKind k :
+       {CollKind::kBcast, CollKind::kReduce, CollKind::kAllgather, CollKind::kReduceScatter})
     CHECK(s.force(k, "nccl").ok());
-  for (CollKind k : {CollKind::kBarrier, CollKind::kGather, CollKind::kScatter,
-                     CollKind::kExscan, CollKind::kNeighborAlltoall})
+  for (CollKind k : {CollKind::kBarrier, CollKind::kGather, CollKind::kScatter, CollKind::kExscan,
+                     CollKind::kNeighborAlltoall})
     CHECK_FALSE(s.force(k, "nccl").ok());
 }
 
@@ -220,18 +220,21 @@ TEST_CASE("nccl candidates: calls every rank sees alike that NCCL can run, with 
   CallSpec sum = reduction_spec(CollKind::kAllreduce, MPI_SUM, MPI_FLOAT, 4, 1000);
   CHECK(nccl_candidate(sum, &bytes, &why));
   CHECK(bytes == 4000);
-  CallSpec band = reduction_spec(CollKind::kAllreduce, MPI_BAND, MPI_INT, 4, 1000);
-  CHECK_FALSE(nccl_candidate(band, &bytes, &why));
-  CHECK(why == "NCCL has no MPI_BAND");
-  CallSpec shorts = reduction_spec(CollKind::kReduce, MPI_SUM, MPI_SHORT, 2, 1000);
-  CHECK_FALSE(nccl_candidate(shorts, &bytes, &why));
-  CHECK(why == "NCCL has no such datatype");
-  CallSpec scan = reduction_spec(CollKind::kScan, MPI_SUM, MPI_INT, 4, 10);
-  CHECK_FALSE(nccl_candidate(scan, &bytes, &why));
-  CHECK(why == "NCCL has no scan");
-  CallSpec empty = reduction_spec(CollKind::kAllreduce, MPI_SUM, MPI_INT, 4, 0);
-  CHECK_FALSE(nccl_candidate(empty, &bytes, &why));
-  CHECK(why == "no data");
+  const struct {
+    CollKind kind;
+    MPI_Op op;
+    MPI_Datatype type;
+    size_t type_size, count;
+    const char* why;
+  } refused[] = {{CollKind::kAllreduce, MPI_BAND, MPI_INT, 4, 1000, "NCCL has no MPI_BAND"},
+                 {CollKind::kReduce, MPI_SUM, MPI_SHORT, 2, 1000, "NCCL has no such datatype"},
+                 {CollKind::kScan, MPI_SUM, MPI_INT, 4, 10, "NCCL has no scan"},
+                 {CollKind::kAllreduce, MPI_SUM, MPI_INT, 4, 0, "no data"}};
+  for (const auto& r : refused) {
+    CHECK_FALSE(
+        nccl_candidate(reduction_spec(r.kind, r.op, r.type, r.type_size, r.count), &bytes, &why));
+    CHECK(why == r.why);
+  }
 
   CallSpec gather;  // allgather of 64 bytes from each of 4 ranks: measured by all 256
   gather.args.kind = CollKind::kAllgather;
