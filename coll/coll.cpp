@@ -10,6 +10,7 @@
 #include "gpu/memory.hpp"
 #include "pt2pt/match_bits.hpp"
 #include "pt2pt/pt2pt.hpp"
+#include "runtime/config.hpp"
 #include "runtime/comm/nodes.hpp"
 #include "runtime/wait_state.hpp"
 #include "runtime/world.hpp"
@@ -112,6 +113,8 @@ void CollOp::start() {
   }
   binding.send_on_device = binding.send == binding.recv ? binding.recv_on_device
                                                         : gpu::on_device(binding.send);
+  static const size_t mirror_limit = size_t(setting_long("WEFT_GPU_MIRROR_LIMIT", 1 << 20));
+  binding.device_mirror_limit = mirror_limit;
   const Reduction* reduction = spec_.reduction.elem_size > 0 ? &spec_.reduction : nullptr;
   executor_.start(reduction, binding, &channel_);
   if (executor_.done()) finish();

@@ -12,19 +12,31 @@ namespace weft::coll {
 
 void Executor::start(const Reduction* reduction, Binding binding, Channel* channel) {
   reduction_ = reduction;
-  binding_ = binding;
   channel_ = channel;
   if (!status_.ok()) status_ = Status::success();
   completed_ = 0;
   const Schedule& schedule = *schedule_;
-  const bool on_device = binding.send_on_device || binding.recv_on_device;
-  if (Status s = device_.begin(schedule, binding.send_on_device, binding.recv_on_device,
-                               on_device ? gpu::device_memory() : nullptr);
-      !s.ok() || (on_device && !device_.active())) {
+  bool on_device = binding.send_on_device || binding.recv_on_device;
+  Status s;
+  if (on_device && gpu::device_memory() != nullptr) {
+    DeviceMirror::Buffers b{binding.send, binding.recv, binding.send_on_device,
+                            binding.recv_on_device};
+    s = mirror_.begin(schedule, binding.device_mirror_limit, gpu::device_memory(), &b);
+    binding.send = b.send;
+    binding.recv = b.recv;
+    binding.send_on_device = b.send_on_device;
+    binding.recv_on_device = b.recv_on_device;
+    on_device = b.send_on_device || b.recv_on_device;
+  }
+  if (s.ok())
+    s = device_.begin(schedule, binding.send_on_device, binding.recv_on_device,
+                      on_device ? gpu::device_memory() : nullptr);
+  if (!s.ok() || (on_device && !device_.active())) {
     fail(s.ok() ? Status::error(MPI_ERR_INTERN, "GPU buffers without GPU support") : std::move(s));
     completed_ = total_;
     return;
   }
+  binding_ = binding;
   if (!device_.active() && schedule.scratch_bytes() > scratch_capacity_) {
     const size_t bytes = (schedule.scratch_bytes() + 63) / 64 * 64;
     scratch_.reset(static_cast<unsigned char*>(std::aligned_alloc(64, bytes)));
@@ -220,6 +232,8 @@ unsigned Executor::advance() {
       again = true;
     }
   }
+  if (completed_ == total_ && mirror_.active())
+    if (Status s = mirror_.end(); !s.ok()) fail(std::move(s));
   return unsigned(completed_ - before);
 }
 

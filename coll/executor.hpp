@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "coll/device_mirror.hpp"
 #include "coll/device_run.hpp"
 #include "coll/schedule.hpp"
 #include "pt2pt/transport.hpp"
@@ -31,6 +32,9 @@ struct Binding {
   const void* send = nullptr;
   void* recv = nullptr;
   bool send_on_device = false, recv_on_device = false;
+  // Runs whose device data is at most this many bytes copy it whole to host memory and run on
+  // the host (coll/device_mirror.hpp); larger ones are device runs.
+  size_t device_mirror_limit = 0;
 };
 
 class Executor {
@@ -70,7 +74,8 @@ class Executor {
   Channel* channel_ = nullptr;
   std::unique_ptr<unsigned char, decltype(&std::free)> scratch_{nullptr, &std::free};
   size_t scratch_capacity_ = 0;
-  DeviceRun device_;  // active while the bound buffers are in GPU memory
+  DeviceMirror mirror_;  // active while a small run's device data is mirrored on the host
+  DeviceRun device_;     // active while the bound buffers are in GPU memory
 
   std::vector<uint32_t> initial_pending_;  // prerequisites per step, as planned
   std::vector<StepId> initial_ready_;      // the steps without any, in step order

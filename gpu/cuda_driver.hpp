@@ -16,7 +16,7 @@ inline constexpr int kCuPointerAttributeMemoryType = 2;     // CU_POINTER_ATTRIB
 inline constexpr int kCuPointerAttributeIsManaged = 8;      // CU_POINTER_ATTRIBUTE_IS_MANAGED
 inline constexpr int kCuPointerAttributeDeviceOrdinal = 9;  // CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
 inline constexpr unsigned kCuMemoryTypeDevice = 2;          // CU_MEMORYTYPE_DEVICE
-inline constexpr unsigned kCuStreamNonBlocking = 1;         // CU_STREAM_NON_BLOCKING
+inline constexpr unsigned kCuStreamDefault = 0;  // CU_STREAM_DEFAULT: ordered after the legacy stream
 
 struct CudaDriver {
   CuResult (*init)(unsigned flags) = nullptr;                      // cuInit

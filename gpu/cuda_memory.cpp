@@ -67,8 +67,11 @@ Status CudaMemory::enter() {
     const CuResult e = driver_.ctx_set_current(context_);
     if (e != kCuSuccess) return failed("cuCtxSetCurrent", e);
   }
+  // A blocking stream: its work waits for the work the application issued before on the legacy
+  // default stream, such as the DMA of a cudaMemcpy from pageable memory that returned before
+  // reaching the device. (A non-blocking stream read stale device data on the H100 machine.)
   std::call_once(stream_once_, [this] {
-    setup_error_ = driver_.stream_create(&stream_, kCuStreamNonBlocking);
+    setup_error_ = driver_.stream_create(&stream_, kCuStreamDefault);
   });
   if (setup_error_ != kCuSuccess) return failed("cuStreamCreate", setup_error_);
   return Status::success();

@@ -52,6 +52,11 @@ const std::vector<Setting>& settings() {
        "allgather, reduce_scatter and alltoall). A setting, not a cost-model prediction; "
        "WEFT_<COLL>_ALGORITHM=nccl sends every size.",
        true, true},
+      {"WEFT_GPU_MIRROR_LIMIT", "1048576",
+       "Collectives on CUDA device buffers whose device data is at most this many bytes copy it "
+       "to host memory whole, run on the host and copy the result back (three GPU copies in "
+       "all); larger ones keep their scratch on the GPU, reduce there, and copy each message "
+       "through pinned host memory.", true, true},
       {"WEFT_OFI_PROVIDER", "auto",
        "The libfabric provider of WEFT_TRANSPORT=ofi, as libfabric names it (e.g. "
        "tcp;ofi_rxm, sockets). auto: the first offered of cxi, opx, psm3, psm2, efa, "

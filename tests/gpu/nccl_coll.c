@@ -16,11 +16,11 @@
 
 static int rank, size;
 
-/* A device copy of `bytes` of `host`. */
+/* A device copy of `bytes` of `host` (uninitialised device memory for a null `host`). */
 static void* to_device(const void* host, size_t bytes) {
   void* d = NULL;
   CHECK_CUDA(cudaMalloc(&d, bytes ? bytes : 1));
-  if (bytes) CHECK_CUDA(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+  if (bytes && host) CHECK_CUDA(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
   return d;
 }
 static void from_device(void* host, const void* d, size_t bytes) {

@@ -30,7 +30,8 @@ unsigned char* moved(const void* p, const RankState& s, unsigned char* send, uns
 
 // run_algorithm with every rank's buffers on the "device".
 SimOutcome run_on_device(const Problem& pb, const coll::Algorithm& a, const SimRun& run,
-                         GuardedDeviceMemory& memory, std::vector<std::vector<unsigned char>>* out) {
+                         GuardedDeviceMemory& memory, size_t mirror_limit,
+                         std::vector<std::vector<unsigned char>>* out) {
   std::vector<RankState> states = set_up(pb);
   std::vector<coll::Schedule> schedules(states.size());
   std::vector<coll::Binding> bindings;
@@ -49,6 +50,7 @@ SimOutcome run_on_device(const Problem& pb, const coll::Algorithm& a, const SimR
     b.recv = moved(s.binding.recv, s, c.send, c.recv, c.stage);
     b.send_on_device = memory.kind_of(b.send) == gpu::MemoryKind::kDevice;
     b.recv_on_device = memory.kind_of(b.recv) == gpu::MemoryKind::kDevice;
+    b.device_mirror_limit = mirror_limit;
     bindings.push_back(b);
   }
   const Reduction reduction = reduction_for(pb.values);
@@ -75,7 +77,14 @@ bool reduction(CollKind k) {
 
 TEST_CASE("collectives on device buffers give the host results without touching the device",
           "[coll][gpu]") {
-  for (bool device_kernels : {true, false}) {
+  // Device runs (mirror limit 0), with and without device kernels; then mirrored runs (every
+  // call small enough), which copy each side in and out once and never reduce on the device.
+  struct Mode {
+    bool device_kernels;
+    size_t mirror_limit;
+  };
+  for (Mode mode : {Mode{true, 0}, Mode{false, 0}, Mode{true, SIZE_MAX}}) {
+    const bool device_kernels = mode.device_kernels;
     GuardedDeviceMemory memory(device_kernels);
     gpu::set_device_memory(&memory);
     for (int k = 0; k < coll::kNumCollKinds; ++k) {
@@ -104,12 +113,17 @@ TEST_CASE("collectives on device buffers give the host results without touching 
               std::vector<std::vector<unsigned char>> host, device;
               REQUIRE(run_algorithm(pb, *a, SimRun{pb.seed, false}, &host).ok());
               memory.reset();
-              const SimOutcome run = run_on_device(pb, *a, SimRun{pb.seed, false}, memory, &device);
+              const int reductions_before = memory.reductions;
+              const SimOutcome run =
+                  run_on_device(pb, *a, SimRun{pb.seed, false}, memory, mode.mirror_limit, &device);
               INFO(pb.describe() << " algorithm " << a->name
-                                 << (device_kernels ? " (device kernels)" : " (host fallback)")
+                                 << (mode.mirror_limit > 0 ? " (mirrored)"
+                                     : device_kernels   ? " (device kernels)"
+                                                        : " (host fallback)")
                                  << (run.error.empty() ? "" : ": " + run.error));
               REQUIRE(run.ok());
               REQUIRE(device == host);
+              if (mode.mirror_limit > 0) REQUIRE(memory.reductions == reductions_before);
             }
           }
         }
@@ -117,7 +131,7 @@ TEST_CASE("collectives on device buffers give the host results without touching 
     }
     gpu::set_device_memory(nullptr);
     CHECK(memory.copies > 0);
-    if (device_kernels) CHECK(memory.reductions > 0);
-    if (!device_kernels) CHECK(memory.reductions == 0);
+    if (device_kernels && mode.mirror_limit == 0) CHECK(memory.reductions > 0);
+    if (!device_kernels || mode.mirror_limit > 0) CHECK(memory.reductions == 0);
   }
 }

@@ -24,6 +24,7 @@ namespace {
 class FakeDeviceMemory final : public gpu::DeviceMemory {
  public:
   std::vector<unsigned char> device = std::vector<unsigned char>(4096);
+  std::string describe() const override { return "fake device memory"; }
   gpu::MemoryKind kind_of(const void* p) override {
     const auto* c = static_cast<const unsigned char*>(p);
     return c >= device.data() && c < device.data() + device.size() ? gpu::MemoryKind::kDevice
