@@ -191,9 +191,9 @@ run_tests() {  # run_tests OUT: the GPU test programs at 2 and 4 ranks; fails if
   return $failed
 }
 
-run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 2 and 4 ranks, NCCL
+run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 1, 2 and 4 ranks, NCCL
   local out=$1 n buffers sizes=${WEFT_GPU_BENCH_SIZES:--b 8 -e 256M}
-  for n in 2 4; do
+  for n in 1 2 4; do  # 1 rank: the cost of the GPU copies alone, no GPU shared between ranks
     for buffers in device host; do
       echo "== gpu_coll_bench at $n ranks, $buffers buffers" >>"$out/bench.log"
       "$WEFT_DIR/bin/weftrun" -n "$n" --timeout 150 "$TESTS_DIR/gpu_coll_bench" $sizes \
