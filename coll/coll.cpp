@@ -10,8 +10,8 @@
 #include "gpu/memory.hpp"
 #include "pt2pt/match_bits.hpp"
 #include "pt2pt/pt2pt.hpp"
-#include "runtime/config.hpp"
 #include "runtime/comm/nodes.hpp"
+#include "runtime/config.hpp"
 #include "runtime/wait_state.hpp"
 #include "runtime/world.hpp"
 
@@ -111,8 +111,8 @@ void CollOp::start() {
     }
     binding.send = stage_.data();
   }
-  binding.send_on_device = binding.send == binding.recv ? binding.recv_on_device
-                                                        : gpu::on_device(binding.send);
+  binding.send_on_device =
+      binding.send == binding.recv ? binding.recv_on_device : gpu::on_device(binding.send);
   static const size_t mirror_limit = size_t(setting_long("WEFT_GPU_MIRROR_LIMIT", 1 << 20));
   binding.device_mirror_limit = mirror_limit;
   const Reduction* reduction = spec_.reduction.elem_size > 0 ? &spec_.reduction : nullptr;

@@ -21,8 +21,7 @@ DeviceMirror::~DeviceMirror() {
   if (owner_ != nullptr) owner_->free_pinned(pinned_);
 }
 
-Status DeviceMirror::begin(const Schedule& s, size_t limit, gpu::DeviceMemory* memory,
-                           Buffers* b) {
+Status DeviceMirror::begin(const Schedule& s, size_t limit, gpu::DeviceMemory* memory, Buffers* b) {
   memory_ = nullptr;
   Side send, recv;
   auto touch = [&](BufRef ref, size_t bytes) {

@@ -42,7 +42,7 @@ class DeviceMirror {
   unsigned char* pinned_ = nullptr;
   size_t capacity_ = 0;
   Side recv_side_;
-  void* recv_ = nullptr;           // the user's device receive buffer, when mirrored
+  void* recv_ = nullptr;                // the user's device receive buffer, when mirrored
   unsigned char* recv_copy_ = nullptr;  // its copy (at recv_side_.first)
 };
 

@@ -44,8 +44,8 @@ class DeviceRun {
   static constexpr size_t kNoSlot = SIZE_MAX;
   void release();
 
-  gpu::DeviceMemory* memory_ = nullptr;  // non-null while active
-  gpu::DeviceMemory* owner_ = nullptr;   // the one scratch_ and pinned_ came from
+  gpu::DeviceMemory* memory_ = nullptr;     // non-null while active
+  gpu::DeviceMemory* owner_ = nullptr;      // the one scratch_ and pinned_ came from
   bool device_[3] = {false, false, false};  // per Buf
   unsigned char* scratch_ = nullptr;        // device
   size_t scratch_capacity_ = 0;

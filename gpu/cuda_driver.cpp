@@ -3,17 +3,9 @@
 
 #include <dlfcn.h>
 
+#include "gpu/dl_symbols.hpp"
+
 namespace weft::gpu {
-namespace {
-
-template <typename F>
-bool resolve(void* library, const char* name, F* out, std::string* missing) {
-  *out = reinterpret_cast<F>(dlsym(library, name));
-  if (*out == nullptr && missing->empty()) *missing = name;
-  return *out != nullptr;
-}
-
-}  // namespace
 
 bool load_cuda_driver(CudaDriver* out, int* devices, std::string* why) {
   *devices = 0;
@@ -25,23 +17,23 @@ bool load_cuda_driver(CudaDriver* out, int* devices, std::string* why) {
   }
   CudaDriver d;
   std::string missing;
-  resolve(library, "cuInit", &d.init, &missing);
-  resolve(library, "cuDriverGetVersion", &d.driver_get_version, &missing);
-  resolve(library, "cuDeviceGetCount", &d.device_get_count, &missing);
-  resolve(library, "cuDeviceGetName", &d.device_get_name, &missing);
-  resolve(library, "cuPointerGetAttributes", &d.pointer_get_attributes, &missing);
-  resolve(library, "cuDevicePrimaryCtxRetain", &d.primary_ctx_retain, &missing);
-  resolve(library, "cuDevicePrimaryCtxGetState", &d.primary_ctx_get_state, &missing);
-  resolve(library, "cuCtxGetCurrent", &d.ctx_get_current, &missing);
-  resolve(library, "cuCtxSetCurrent", &d.ctx_set_current, &missing);
-  resolve(library, "cuStreamCreate", &d.stream_create, &missing);
-  resolve(library, "cuStreamSynchronize", &d.stream_synchronize, &missing);
-  resolve(library, "cuMemcpyAsync", &d.memcpy_async, &missing);
-  resolve(library, "cuMemAlloc_v2", &d.mem_alloc, &missing);
-  resolve(library, "cuMemFree_v2", &d.mem_free, &missing);
-  resolve(library, "cuMemHostAlloc", &d.mem_host_alloc, &missing);
-  resolve(library, "cuMemFreeHost", &d.mem_free_host, &missing);
-  resolve(library, "cuGetErrorString", &d.get_error_string, &missing);
+  resolve_symbol(library, "cuInit", &d.init, &missing);
+  resolve_symbol(library, "cuDriverGetVersion", &d.driver_get_version, &missing);
+  resolve_symbol(library, "cuDeviceGetCount", &d.device_get_count, &missing);
+  resolve_symbol(library, "cuDeviceGetName", &d.device_get_name, &missing);
+  resolve_symbol(library, "cuPointerGetAttributes", &d.pointer_get_attributes, &missing);
+  resolve_symbol(library, "cuDevicePrimaryCtxRetain", &d.primary_ctx_retain, &missing);
+  resolve_symbol(library, "cuDevicePrimaryCtxGetState", &d.primary_ctx_get_state, &missing);
+  resolve_symbol(library, "cuCtxGetCurrent", &d.ctx_get_current, &missing);
+  resolve_symbol(library, "cuCtxSetCurrent", &d.ctx_set_current, &missing);
+  resolve_symbol(library, "cuStreamCreate", &d.stream_create, &missing);
+  resolve_symbol(library, "cuStreamSynchronize", &d.stream_synchronize, &missing);
+  resolve_symbol(library, "cuMemcpyAsync", &d.memcpy_async, &missing);
+  resolve_symbol(library, "cuMemAlloc_v2", &d.mem_alloc, &missing);
+  resolve_symbol(library, "cuMemFree_v2", &d.mem_free, &missing);
+  resolve_symbol(library, "cuMemHostAlloc", &d.mem_host_alloc, &missing);
+  resolve_symbol(library, "cuMemFreeHost", &d.mem_free_host, &missing);
+  resolve_symbol(library, "cuGetErrorString", &d.get_error_string, &missing);
   if (!missing.empty()) {
     *why = "the CUDA driver lacks " + missing;
     dlclose(library);

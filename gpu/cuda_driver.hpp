@@ -16,29 +16,30 @@ inline constexpr int kCuPointerAttributeMemoryType = 2;     // CU_POINTER_ATTRIB
 inline constexpr int kCuPointerAttributeIsManaged = 8;      // CU_POINTER_ATTRIBUTE_IS_MANAGED
 inline constexpr int kCuPointerAttributeDeviceOrdinal = 9;  // CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
 inline constexpr unsigned kCuMemoryTypeDevice = 2;          // CU_MEMORYTYPE_DEVICE
-inline constexpr unsigned kCuStreamDefault = 0;  // CU_STREAM_DEFAULT: ordered after the legacy stream
+inline constexpr unsigned kCuStreamDefault =
+    0;  // CU_STREAM_DEFAULT: ordered after the legacy stream
 
 struct CudaDriver {
-  CuResult (*init)(unsigned flags) = nullptr;                      // cuInit
-  CuResult (*driver_get_version)(int* version) = nullptr;          // cuDriverGetVersion
-  CuResult (*device_get_count)(int* count) = nullptr;              // cuDeviceGetCount
+  CuResult (*init)(unsigned flags) = nullptr;                           // cuInit
+  CuResult (*driver_get_version)(int* version) = nullptr;               // cuDriverGetVersion
+  CuResult (*device_get_count)(int* count) = nullptr;                   // cuDeviceGetCount
   CuResult (*device_get_name)(char* name, int len, int dev) = nullptr;  // cuDeviceGetName
   CuResult (*pointer_get_attributes)(unsigned n, int* attributes, void** data,
-                                     CuDevicePtr p) = nullptr;     // cuPointerGetAttributes
+                                     CuDevicePtr p) = nullptr;        // cuPointerGetAttributes
   CuResult (*primary_ctx_retain)(CuContext* ctx, int dev) = nullptr;  // cuDevicePrimaryCtxRetain
   CuResult (*primary_ctx_get_state)(int dev, unsigned* flags,
-                                    int* active) = nullptr;        // cuDevicePrimaryCtxGetState
-  CuResult (*ctx_get_current)(CuContext* ctx) = nullptr;           // cuCtxGetCurrent
-  CuResult (*ctx_set_current)(CuContext ctx) = nullptr;            // cuCtxSetCurrent
+                                    int* active) = nullptr;  // cuDevicePrimaryCtxGetState
+  CuResult (*ctx_get_current)(CuContext* ctx) = nullptr;     // cuCtxGetCurrent
+  CuResult (*ctx_set_current)(CuContext ctx) = nullptr;      // cuCtxSetCurrent
   CuResult (*stream_create)(CuStream* stream, unsigned flags) = nullptr;  // cuStreamCreate
-  CuResult (*stream_synchronize)(CuStream stream) = nullptr;       // cuStreamSynchronize
+  CuResult (*stream_synchronize)(CuStream stream) = nullptr;              // cuStreamSynchronize
   CuResult (*memcpy_async)(CuDevicePtr dst, CuDevicePtr src, size_t bytes,
-                           CuStream stream) = nullptr;             // cuMemcpyAsync
-  CuResult (*mem_alloc)(CuDevicePtr* p, size_t bytes) = nullptr;   // cuMemAlloc_v2
-  CuResult (*mem_free)(CuDevicePtr p) = nullptr;                   // cuMemFree_v2
+                           CuStream stream) = nullptr;                           // cuMemcpyAsync
+  CuResult (*mem_alloc)(CuDevicePtr* p, size_t bytes) = nullptr;                 // cuMemAlloc_v2
+  CuResult (*mem_free)(CuDevicePtr p) = nullptr;                                 // cuMemFree_v2
   CuResult (*mem_host_alloc)(void** p, size_t bytes, unsigned flags) = nullptr;  // cuMemHostAlloc
-  CuResult (*mem_free_host)(void* p) = nullptr;                    // cuMemFreeHost
-  CuResult (*get_error_string)(CuResult error, const char** text) = nullptr;  // cuGetErrorString
+  CuResult (*mem_free_host)(void* p) = nullptr;                                  // cuMemFreeHost
+  CuResult (*get_error_string)(CuResult error, const char** text) = nullptr;     // cuGetErrorString
 };
 
 // Loads libcuda.so.1 (never the toolkit's stub libcuda.so) and initialises it. False, with the

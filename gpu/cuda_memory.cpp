@@ -14,16 +14,17 @@ CuDevicePtr address(const void* p) { return CuDevicePtr(reinterpret_cast<uintptr
 
 }  // namespace
 
-CudaMemory::CudaMemory(const CudaDriver& driver, int devices) : driver_(driver), devices_(devices) {}
+CudaMemory::CudaMemory(const CudaDriver& driver, int devices)
+    : driver_(driver), devices_(devices) {}
 
 std::string CudaMemory::describe() const {
   int version = 0;
   driver_.driver_get_version(&version);
   char name[256] = "";
   driver_.device_get_name(name, int(sizeof name), 0);
-  return "CUDA driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) +
-         ", " + std::to_string(devices_) + (devices_ == 1 ? " device: " : " devices, the first: ") +
-         name;
+  return "CUDA driver " + std::to_string(version / 1000) + "." +
+         std::to_string(version % 1000 / 10) + ", " + std::to_string(devices_) +
+         (devices_ == 1 ? " device: " : " devices, the first: ") + name;
 }
 
 bool CudaMemory::cuda_in_use() {
@@ -54,7 +55,8 @@ MemoryKind CudaMemory::kind_of(const void* p) {
 }
 
 Status CudaMemory::failed(const char* what, CuResult error) const {
-  return Status::error(MPI_ERR_OTHER, std::string(what) + " failed: " + cuda_error_text(driver_, error));
+  return Status::error(MPI_ERR_OTHER,
+                       std::string(what) + " failed: " + cuda_error_text(driver_, error));
 }
 
 Status CudaMemory::enter() {
@@ -70,9 +72,8 @@ Status CudaMemory::enter() {
   // A blocking stream: its work waits for the work the application issued before on the legacy
   // default stream, such as the DMA of a cudaMemcpy from pageable memory that returned before
   // reaching the device. (A non-blocking stream read stale device data on the H100 machine.)
-  std::call_once(stream_once_, [this] {
-    setup_error_ = driver_.stream_create(&stream_, kCuStreamDefault);
-  });
+  std::call_once(stream_once_,
+                 [this] { setup_error_ = driver_.stream_create(&stream_, kCuStreamDefault); });
   if (setup_error_ != kCuSuccess) return failed("cuStreamCreate", setup_error_);
   return Status::success();
 }
@@ -118,13 +119,14 @@ bool CudaMemory::can_reduce(const Reduction& r) const {
 Status CudaMemory::reduce(const Reduction& r, const void* in, void* inout, size_t n) {
 #ifdef WEFT_HAVE_CUDA
   const DeviceReduceLaunch launch = device_reduce_launcher(r.op, r.datatype);
-  if (launch == nullptr) return Status::error(MPI_ERR_INTERN, "no device kernel for this reduction");
+  if (launch == nullptr)
+    return Status::error(MPI_ERR_INTERN, "no device kernel for this reduction");
   WEFT_TRY(enter());
   if (n == 0) return Status::success();
   const int launched = launch(in, inout, n, stream_);
   if (launched != 0)
-    return Status::error(MPI_ERR_OTHER,
-                         "launching a reduction kernel failed (cudaError " + std::to_string(launched) + ")");
+    return Status::error(MPI_ERR_OTHER, "launching a reduction kernel failed (cudaError " +
+                                            std::to_string(launched) + ")");
   const CuResult e = driver_.stream_synchronize(stream_);
   return e == kCuSuccess ? Status::success() : failed("a reduction kernel", e);
 #else

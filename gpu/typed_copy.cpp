@@ -40,7 +40,8 @@ Status pack_typed(const void* buf, size_t count, const Datatype& type, void* pac
     return Status::success();
   }
   DeviceMemory& memory = *device_memory();
-  if (type.is_contiguous(count)) return memory.copy(packed, type.data_start(buf), count * type.size());
+  if (type.is_contiguous(count))
+    return memory.copy(packed, type.data_start(buf), count * type.size());
   HostMirror mirror;
   WEFT_TRY(mirror.load(memory, buf, span_of(count, type)));
   type.pack(mirror.base(), count, packed);

@@ -32,9 +32,9 @@ int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, MPI_Count co
   }
   weft::gpu::DeviceMemory* gpu = weft::gpu::device_memory();
   if (t->is_contiguous(size_t(count)) && in_device && inout_device && gpu->can_reduce(r)) {
-    return capi::report(MPI_COMM_WORLD, fn,
-                        gpu->reduce(r, t->data_start(inbuf), t->data_start(inoutbuf),
-                                    bytes / r.elem_size));
+    return capi::report(
+        MPI_COMM_WORLD, fn,
+        gpu->reduce(r, t->data_start(inbuf), t->data_start(inoutbuf), bytes / r.elem_size));
   }
   // Reductions run on the packed data, as in the collectives (host copies of device data).
   std::vector<unsigned char> in(bytes), inout(bytes);

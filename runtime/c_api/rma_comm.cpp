@@ -218,8 +218,8 @@ int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, voi
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                           MPI_Win win) {
   if (HostElements e; e.stage({origin_addr, compare_addr, result_addr}, datatype)) {
-    const int rc = PMPI_Compare_and_swap(e.at(0), e.at(1), e.at(2), datatype, target_rank,
-                                         target_disp, win);
+    const int rc =
+        PMPI_Compare_and_swap(e.at(0), e.at(1), e.at(2), datatype, target_rank, target_disp, win);
     return rc == MPI_SUCCESS ? e.unstage(2, result_addr, win, "MPI_Compare_and_swap") : rc;
   }
   if (rma::fast_compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank,

@@ -42,7 +42,8 @@ SimOutcome run_on_device(const Problem& pb, const coll::Algorithm& a, const SimR
   for (size_t r = 0; r < states.size(); ++r) {
     RankState& s = states[r];
     a.build(s.args, schedules[r]);
-    Copies c{memory.upload(s.send.data(), s.send.size()), memory.upload(s.recv.data(), s.recv.size()),
+    Copies c{memory.upload(s.send.data(), s.send.size()),
+             memory.upload(s.recv.data(), s.recv.size()),
              memory.upload(s.stage.data(), s.stage.size())};
     copies.push_back(c);
     coll::Binding b;
@@ -118,8 +119,8 @@ TEST_CASE("collectives on device buffers give the host results without touching 
                   run_on_device(pb, *a, SimRun{pb.seed, false}, memory, mode.mirror_limit, &device);
               INFO(pb.describe() << " algorithm " << a->name
                                  << (mode.mirror_limit > 0 ? " (mirrored)"
-                                     : device_kernels   ? " (device kernels)"
-                                                        : " (host fallback)")
+                                     : device_kernels      ? " (device kernels)"
+                                                           : " (host fallback)")
                                  << (run.error.empty() ? "" : ": " + run.error));
               REQUIRE(run.ok());
               REQUIRE(device == host);
