@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char* const kMemKindNames[] = {"host", "device", "managed", "pinned"};
+const char* const kMemKindNames[] = {"host", "device", "managed", "pinned", "pool"};
 int g_rank, g_size;
 static const char* g_program;
 static int g_failures;
@@ -68,6 +68,10 @@ void* mem_alloc(MemKind kind, size_t bytes) {
       cuda_call(cudaMallocManaged(&p, bytes ? bytes : 1, cudaMemAttachGlobal), "cudaMallocManaged");
       break;
     case MEM_PINNED: cuda_call(cudaMallocHost(&p, bytes ? bytes : 1), "cudaMallocHost"); break;
+    case MEM_POOL:
+      cuda_call(cudaMallocAsync(&p, bytes ? bytes : 1, 0), "cudaMallocAsync");
+      cuda_call(cudaStreamSynchronize(0), "cudaStreamSynchronize");
+      break;
   }
   if (p == NULL) {
     fprintf(stderr, "%s rank %d: no %zu bytes of %s memory\n", g_program, g_rank, bytes,
@@ -83,6 +87,10 @@ void mem_free(MemKind kind, void* p) {
     case MEM_DEVICE:
     case MEM_MANAGED: cuda_call(cudaFree(p), "cudaFree"); break;
     case MEM_PINNED: cuda_call(cudaFreeHost(p), "cudaFreeHost"); break;
+    case MEM_POOL:
+      cuda_call(cudaFreeAsync(p, 0), "cudaFreeAsync");
+      cuda_call(cudaStreamSynchronize(0), "cudaStreamSynchronize");
+      break;
   }
 }
 

@@ -6,7 +6,8 @@
 #include <mpi.h>
 #include <stddef.h>
 
-typedef enum { MEM_HOST, MEM_DEVICE, MEM_MANAGED, MEM_PINNED } MemKind;
+/* MEM_POOL: device memory from the stream-ordered pool (cudaMallocAsync). */
+typedef enum { MEM_HOST, MEM_DEVICE, MEM_MANAGED, MEM_PINNED, MEM_POOL } MemKind;
 extern const char* const kMemKindNames[]; /* "host", "device", "managed", "pinned" */
 
 extern int g_rank, g_size;

@@ -1,8 +1,8 @@
-/* Point-to-point with GPU buffers: a ring of blocking and nonblocking transfers between every
- * pair of memory kinds (device, host, managed, pinned) at 8 B, 100 kB and 4 MiB, Sendrecv,
- * receives from MPI_ANY_SOURCE, and a strided vector datatype on device memory. Every receive
- * is copied back to the host and compared with what the sender put in. Also checks that Weft
- * says it is CUDA-aware (MPIX_Query_cuda_support) on this machine, which has a GPU. */
+/* Point-to-point with GPU buffers: a ring of blocking and nonblocking transfers between pairs of
+ * memory kinds (device, host, managed, pinned, the cudaMallocAsync pool) at 8 B, 100 kB and
+ * 4 MiB, Sendrecv, receives from MPI_ANY_SOURCE, and a strided vector datatype on device
+ * memory. Every receive is copied back to the host and compared with what the sender put in.
+ * Also checks that Weft says it is CUDA-aware (MPIX_Query_cuda_support) on this machine, which has a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,7 @@ typedef struct {
 static const KindPair kPairs[] = {
     {MEM_DEVICE, MEM_DEVICE}, {MEM_HOST, MEM_DEVICE},     {MEM_DEVICE, MEM_HOST},
     {MEM_MANAGED, MEM_MANAGED}, {MEM_PINNED, MEM_DEVICE}, {MEM_DEVICE, MEM_PINNED},
-    {MEM_MANAGED, MEM_DEVICE},
+    {MEM_MANAGED, MEM_DEVICE},  {MEM_POOL, MEM_POOL},     {MEM_POOL, MEM_HOST},
 };
 static const size_t kSizes[] = {8, 100000, 4u << 20};
 enum { kNumPairs = sizeof kPairs / sizeof kPairs[0], kNumSizes = sizeof kSizes / sizeof kSizes[0] };
