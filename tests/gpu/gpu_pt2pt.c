@@ -2,7 +2,8 @@
  * memory kinds (device, host, managed, pinned, the cudaMallocAsync pool) at 8 B, 100 kB and
  * 4 MiB, Sendrecv, receives from MPI_ANY_SOURCE, and a strided vector datatype on device
  * memory. Every receive is copied back to the host and compared with what the sender put in.
- * Also checks that Weft says it is CUDA-aware (MPIX_Query_cuda_support) on this machine, which has a GPU. */
+ * Also checks that Weft says it is CUDA-aware (MPIX_Query_cuda_support) on this machine, which
+ * has a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
