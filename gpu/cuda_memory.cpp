@@ -135,6 +135,12 @@ Status CudaMemory::reduce(const Reduction& r, const void* in, void* inout, size_
 #endif
 }
 
+Status CudaMemory::synchronize(void* stream) {
+  WEFT_TRY(enter());
+  const CuResult e = driver_.stream_synchronize(static_cast<CuStream>(stream));
+  return e == kCuSuccess ? Status::success() : failed("cuStreamSynchronize", e);
+}
+
 DeviceMemory* find_cuda_memory(std::string* why) {
   CudaDriver driver;
   int devices = 0;

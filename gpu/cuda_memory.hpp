@@ -23,6 +23,7 @@ class CudaMemory final : public DeviceMemory {
   void free_pinned(void* p) override;
   bool can_reduce(const Reduction& r) const override;
   Status reduce(const Reduction& r, const void* in, void* inout, size_t n) override;
+  Status synchronize(void* stream) override;
 
  private:
   // Makes a context current on the calling thread (the first device's primary context when the

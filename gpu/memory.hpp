@@ -34,6 +34,8 @@ class DeviceMemory {
   virtual bool can_reduce(const Reduction& r) const = 0;
   // inout[i] = in[i] op inout[i] for n elements, both in device memory; done when it returns.
   virtual Status reduce(const Reduction& r, const void* in, void* inout, size_t n) = 0;
+  // Waits for the work queued so far on an application's stream (a cudaStream_t).
+  virtual Status synchronize(void* stream) = 0;
 };
 
 // Looks for CUDA once (MPI_Init, weft_info); `enabled` false (WEFT_CUDA=0) skips the search.

@@ -3009,6 +3009,50 @@ int PMPIX_Query_cuda_support(void);
 int MPIX_GPU_query_support(int gpu_type, int *is_supported);
 int PMPIX_GPU_query_support(int gpu_type, int *is_supported);
 
+/* Stream-ordered calls, as MPICH spells them: a stream made from an info with "type" =
+ * "cudaStream_t" and "value" = the stream's bytes in hex (MPIX_Info_set_hex), a communicator
+ * bound to it (MPIX_Stream_comm_create), and *_enqueue calls on that communicator that are
+ * ordered with the stream's work. In Weft an *_enqueue call waits for the stream's queued work,
+ * runs the operation, and returns when it is done (man weft_gpu). */
+typedef struct weft_stream *MPIX_Stream;
+#define MPIX_STREAM_NULL ((MPIX_Stream)0)
+int MPIX_Info_set_hex(MPI_Info info, const char *key, const void *value, int value_size);
+int MPIX_Stream_create(MPI_Info info, MPIX_Stream *stream);
+int MPIX_Stream_free(MPIX_Stream *stream);
+int MPIX_Stream_comm_create(MPI_Comm comm, MPIX_Stream stream, MPI_Comm *newcomm);
+int MPIX_Send_enqueue(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm);
+int MPIX_Recv_enqueue(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                      MPI_Comm comm, MPI_Status *status);
+int MPIX_Isend_enqueue(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                       MPI_Comm comm, MPI_Request *request);
+int MPIX_Irecv_enqueue(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                       MPI_Comm comm, MPI_Request *request);
+int MPIX_Wait_enqueue(MPI_Request *request, MPI_Status *status);
+int MPIX_Waitall_enqueue(int count, MPI_Request array_of_requests[],
+                         MPI_Status array_of_statuses[]);
+int MPIX_Allreduce_enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm);
+
+/* The profiling names of the stream calls. */
+int PMPIX_Info_set_hex(MPI_Info info, const char *key, const void *value, int value_size);
+int PMPIX_Stream_create(MPI_Info info, MPIX_Stream *stream);
+int PMPIX_Stream_free(MPIX_Stream *stream);
+int PMPIX_Stream_comm_create(MPI_Comm comm, MPIX_Stream stream, MPI_Comm *newcomm);
+int PMPIX_Send_enqueue(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                       MPI_Comm comm);
+int PMPIX_Recv_enqueue(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                       MPI_Comm comm, MPI_Status *status);
+int PMPIX_Isend_enqueue(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm, MPI_Request *request);
+int PMPIX_Irecv_enqueue(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                        MPI_Comm comm, MPI_Request *request);
+int PMPIX_Wait_enqueue(MPI_Request *request, MPI_Status *status);
+int PMPIX_Waitall_enqueue(int count, MPI_Request array_of_requests[],
+                          MPI_Status array_of_statuses[]);
+int PMPIX_Allreduce_enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm);
+
 #ifdef __cplusplus
 }
 #endif

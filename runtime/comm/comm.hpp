@@ -53,6 +53,10 @@ struct Comm {
   int ops_in_flight = 0;  // collectives running on it (they keep a freed communicator alive)
   CommOwned<coll::CallCache> prepared_calls;
   CommOwned<coll::NcclComm> nccl;  // or why NCCL cannot be used on it
+  // MPIX_Stream_comm_create: a stream communicator, and the CUDA stream (a cudaStream_t; 0 is
+  // the legacy default stream) its MPIX_*_enqueue calls follow, where the stream has one.
+  bool has_stream = false, stream_is_cuda = false;
+  void* gpu_stream = nullptr;
   std::shared_ptr<const Topology> topology;  // MPI_Cart_create and friends; shared by its dups
   // Which node each rank runs on, for node-aware collectives (runtime/comm/nodes.hpp): learnt
   // at the first blocking collective, or from the parent at creation; null while not known,

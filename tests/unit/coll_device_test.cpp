@@ -60,8 +60,8 @@ SimOutcome run_on_device(const Problem& pb, const coll::Algorithm& a, const SimR
   out->clear();
   for (size_t r = 0; r < states.size(); ++r) {
     RankState& s = states[r];
-    if (!s.recv.empty()) memory.copy(s.recv.data(), copies[r].recv, s.recv.size());
-    if (!s.send.empty()) memory.copy(s.send.data(), copies[r].send, s.send.size());
+    if (!s.recv.empty()) memory.download(s.recv.data(), copies[r].recv, s.recv.size());
+    if (!s.send.empty()) memory.download(s.send.data(), copies[r].send, s.send.size());
     std::vector<unsigned char> all = s.recv;
     all.insert(all.end(), s.send.begin(), s.send.end());
     out->push_back(std::move(all));

@@ -36,6 +36,7 @@ class FakeDeviceMemory final : public gpu::DeviceMemory {
   void* allocate_pinned(size_t) override { return nullptr; }
   void free_pinned(void*) override {}
   bool can_reduce(const Reduction&) const override { return false; }
+  Status synchronize(void*) override { return Status::success(); }
   Status reduce(const Reduction&, const void*, void*, size_t) override { return Status::success(); }
 };
 
