@@ -2,7 +2,6 @@
 // and the run on a stream of the communicator's own.
 #include "coll/nccl_path.hpp"
 
-#include <dlfcn.h>
 
 #include <cstdio>
 #include <mutex>
@@ -24,12 +23,9 @@ constexpr long kDefaultMinBytes = 256 * 1024;
 
 namespace {
 
-using CuStreamDestroy = gpu::CuResult (*)(gpu::CuStream);
-
 // What the NCCL path needs of the CUDA driver: the context and a stream per communicator.
 struct Driver {
   gpu::CudaDriver table;
-  CuStreamDestroy stream_destroy = nullptr;  // cuStreamDestroy_v2 (not in gpu::CudaDriver)
   bool loaded = false;
   std::string why;
 };
@@ -40,9 +36,6 @@ const Driver& driver() {
   std::call_once(once, [] {
     int devices = 0;
     d.loaded = gpu::load_cuda_driver(&d.table, &devices, &d.why);
-    void* library = d.loaded ? dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD) : nullptr;
-    if (library != nullptr)
-      d.stream_destroy = reinterpret_cast<CuStreamDestroy>(dlsym(library, "cuStreamDestroy_v2"));
   });
   return d;
 }
@@ -68,7 +61,7 @@ class NcclComm {
  public:
   ~NcclComm() {
     if (comm_ != nullptr) nccl_->comm_destroy(comm_);
-    if (stream_ != nullptr && driver().stream_destroy != nullptr) driver().stream_destroy(stream_);
+    if (stream_ != nullptr) driver().table.stream_destroy(stream_);
   }
   bool usable() const { return comm_ != nullptr; }
   const std::string& why_not() const { return why_not_; }

@@ -28,6 +28,7 @@ bool load_cuda_driver(CudaDriver* out, int* devices, std::string* why) {
   resolve_symbol(library, "cuCtxSetCurrent", &d.ctx_set_current, &missing);
   resolve_symbol(library, "cuStreamCreate", &d.stream_create, &missing);
   resolve_symbol(library, "cuStreamSynchronize", &d.stream_synchronize, &missing);
+  resolve_symbol(library, "cuStreamDestroy_v2", &d.stream_destroy, &missing);
   resolve_symbol(library, "cuMemcpyAsync", &d.memcpy_async, &missing);
   resolve_symbol(library, "cuMemAlloc_v2", &d.mem_alloc, &missing);
   resolve_symbol(library, "cuMemFree_v2", &d.mem_free, &missing);

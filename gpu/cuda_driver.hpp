@@ -33,6 +33,7 @@ struct CudaDriver {
   CuResult (*ctx_set_current)(CuContext ctx) = nullptr;      // cuCtxSetCurrent
   CuResult (*stream_create)(CuStream* stream, unsigned flags) = nullptr;  // cuStreamCreate
   CuResult (*stream_synchronize)(CuStream stream) = nullptr;              // cuStreamSynchronize
+  CuResult (*stream_destroy)(CuStream stream) = nullptr;                  // cuStreamDestroy_v2
   CuResult (*memcpy_async)(CuDevicePtr dst, CuDevicePtr src, size_t bytes,
                            CuStream stream) = nullptr;                           // cuMemcpyAsync
   CuResult (*mem_alloc)(CuDevicePtr* p, size_t bytes) = nullptr;                 // cuMemAlloc_v2
