@@ -7,8 +7,7 @@
 
 namespace weft::gpu {
 
-bool load_cuda_driver(CudaDriver* out, int* devices, std::string* why) {
-  *devices = 0;
+bool open_cuda_driver(CudaDriver* out, std::string* why) {
   void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {
     const char* error = dlerror();
@@ -40,21 +39,29 @@ bool load_cuda_driver(CudaDriver* out, int* devices, std::string* why) {
     dlclose(library);
     return false;
   }
+  *out = d;  // the library stays loaded for the life of the process
+  return true;
+}
+
+bool start_cuda_driver(const CudaDriver& d, int* devices, std::string* why) {
+  *devices = 0;
   const CuResult init = d.init(0);
   if (init != kCuSuccess) {
     *why = "cuInit failed: " + cuda_error_text(d, init);
-    dlclose(library);
     return false;
   }
   int count = 0;
   if (d.device_get_count(&count) != kCuSuccess || count <= 0) {
     *why = "the CUDA driver sees no device";
-    dlclose(library);
     return false;
   }
   *devices = count;
-  *out = d;  // the library stays loaded for the life of the process
   return true;
+}
+
+bool load_cuda_driver(CudaDriver* out, int* devices, std::string* why) {
+  *devices = 0;
+  return open_cuda_driver(out, why) && start_cuda_driver(*out, devices, why);
 }
 
 std::string cuda_error_text(const CudaDriver& driver, CuResult error) {

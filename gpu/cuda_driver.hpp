@@ -12,6 +12,7 @@ using CuDevicePtr = unsigned long long;
 using CuContext = void*;
 using CuStream = void*;
 inline constexpr CuResult kCuSuccess = 0;
+inline constexpr CuResult kCuErrorNotInitialized = 3;  // CUDA_ERROR_NOT_INITIALIZED: no cuInit yet
 inline constexpr int kCuPointerAttributeMemoryType = 2;     // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
 inline constexpr int kCuPointerAttributeIsManaged = 8;      // CU_POINTER_ATTRIBUTE_IS_MANAGED
 inline constexpr int kCuPointerAttributeDeviceOrdinal = 9;  // CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
@@ -43,8 +44,12 @@ struct CudaDriver {
   CuResult (*get_error_string)(CuResult error, const char** text) = nullptr;     // cuGetErrorString
 };
 
-// Loads libcuda.so.1 (never the toolkit's stub libcuda.so) and initialises it. False, with the
-// reason in *why, when there is no driver, it does not initialise, or it sees no device.
+// Loads libcuda.so.1 (never the toolkit's stub libcuda.so) and finds its entry points, without
+// initialising CUDA (cuInit takes long on a GPU machine). False, with the reason, without one.
+bool open_cuda_driver(CudaDriver* out, std::string* why);
+// Initialises an opened driver: false, with the reason, when it fails or sees no device.
+bool start_cuda_driver(const CudaDriver& driver, int* devices, std::string* why);
+// Both.
 bool load_cuda_driver(CudaDriver* out, int* devices, std::string* why);
 
 // "CUDA_ERROR_INVALID_VALUE (1)"-style text for a driver error.

@@ -14,21 +14,30 @@ CuDevicePtr address(const void* p) { return CuDevicePtr(reinterpret_cast<uintptr
 
 }  // namespace
 
-CudaMemory::CudaMemory(const CudaDriver& driver, int devices)
-    : driver_(driver), devices_(devices) {}
+CudaMemory::CudaMemory(const CudaDriver& driver) : driver_(driver) {}
 
-std::string CudaMemory::describe() const {
+bool CudaMemory::usable() {
+  std::call_once(start_once_, [this] { start_cuda_driver(driver_, &devices_, &start_error_); });
+  return devices_ > 0;
+}
+
+std::string CudaMemory::describe() {
   int version = 0;
   driver_.driver_get_version(&version);
+  const std::string driver =
+      "CUDA driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+  if (!usable()) return driver + ", not usable: " + start_error_;
   char name[256] = "";
   driver_.device_get_name(name, int(sizeof name), 0);
-  return "CUDA driver " + std::to_string(version / 1000) + "." +
-         std::to_string(version % 1000 / 10) + ", " + std::to_string(devices_) +
+  return driver + ", " + std::to_string(devices_) +
          (devices_ == 1 ? " device: " : " devices, the first: ") + name;
 }
 
 bool CudaMemory::cuda_in_use() {
   if (in_use_) return true;
+  CuContext current = nullptr;
+  const CuResult e = driver_.ctx_get_current(&current);
+  if (e == kCuErrorNotInitialized || !usable()) return false;  // nobody has started CUDA
   for (int dev = 0; dev < devices_; ++dev) {
     unsigned flags = 0;
     int active = 0;
@@ -37,8 +46,7 @@ bool CudaMemory::cuda_in_use() {
       return true;
     }
   }
-  CuContext current = nullptr;
-  if (driver_.ctx_get_current(&current) == kCuSuccess && current != nullptr) in_use_ = true;
+  if (e == kCuSuccess && current != nullptr) in_use_ = true;
   return in_use_;
 }
 
@@ -143,10 +151,9 @@ Status CudaMemory::synchronize(void* stream) {
 
 DeviceMemory* find_cuda_memory(std::string* why) {
   CudaDriver driver;
-  int devices = 0;
-  if (!load_cuda_driver(&driver, &devices, why)) return nullptr;
+  if (!open_cuda_driver(&driver, why)) return nullptr;
   why->clear();
-  static CudaMemory memory(driver, devices);  // lives as long as the process
+  static CudaMemory memory(driver);  // lives as long as the process
   return &memory;
 }
 

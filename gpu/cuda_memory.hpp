@@ -13,8 +13,10 @@ namespace weft::gpu {
 
 class CudaMemory final : public DeviceMemory {
  public:
-  CudaMemory(const CudaDriver& driver, int devices);
-  std::string describe() const override;
+  // `driver` is opened, not yet started (open_cuda_driver).
+  explicit CudaMemory(const CudaDriver& driver);
+  std::string describe() override;
+  bool usable() override;
   MemoryKind kind_of(const void* p) override;
   Status copy(void* dst, const void* src, size_t bytes) override;
   void* allocate_device(size_t bytes) override;
@@ -29,13 +31,16 @@ class CudaMemory final : public DeviceMemory {
   // Makes a context current on the calling thread (the first device's primary context when the
   // application has none current) and creates Weft's stream in it once.
   Status enter();
-  // Whether the application has started using CUDA: until a primary context is active no device
-  // buffer can exist, and host buffers are not looked up at all.
+  // Whether the application has started using CUDA: until it has initialised the driver and a
+  // primary context is active (or a context is current), no device buffer can exist, and host
+  // buffers are not looked up at all. Costs one driver call per buffer until then.
   bool cuda_in_use();
   Status failed(const char* what, CuResult error) const;
 
   CudaDriver driver_;
-  int devices_;
+  std::once_flag start_once_;  // cuInit and the device count, at the first need
+  int devices_ = 0;
+  std::string start_error_;
   bool in_use_ = false;
   std::once_flag stream_once_;
   CuContext context_ = nullptr;

@@ -18,7 +18,10 @@ class DeviceMemory {
  public:
   virtual ~DeviceMemory() = default;
   // What it drives, for weft_info and messages ("CUDA driver 13.0, 1 device: NVIDIA H100").
-  virtual std::string describe() const = 0;
+  virtual std::string describe() = 0;
+  // Whether device buffers can exist in this process: the driver initialises and sees a device
+  // (this may initialise CUDA; kind_of never does).
+  virtual bool usable() = 0;
   // Asked per buffer, never answered from a cache of host ranges: memory freed and allocated
   // again on the device must not be taken for host memory.
   virtual MemoryKind kind_of(const void* p) = 0;
@@ -41,8 +44,9 @@ class DeviceMemory {
 // Looks for CUDA once (MPI_Init, weft_info); `enabled` false (WEFT_CUDA=0) skips the search.
 // Returns why none is used, or "" when CUDA is.
 const std::string& find_device_memory(bool enabled);
-// The process's: null when no GPU memory can exist (built without CUDA support, no driver, no
-// device, WEFT_CUDA=0, or not looked for yet).
+// The process's: null when no GPU memory can exist (no driver, WEFT_CUDA=0, or not looked for
+// yet). Where the driver is there but the application has not started CUDA, every buffer is
+// host memory to it.
 DeviceMemory* device_memory();
 // Puts `memory` in place of the process's (tests); nullptr goes back to what was found.
 void set_device_memory(DeviceMemory* memory);

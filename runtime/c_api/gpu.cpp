@@ -13,7 +13,8 @@ constexpr MPI_Comm kNoComm = MPI_COMM_SELF;  // errors go to MPI_COMM_SELF's han
 
 bool cuda_buffers_accepted() {
   weft::gpu::find_device_memory(weft::setting_value("WEFT_CUDA") != "0");
-  return weft::gpu::device_memory() != nullptr;
+  weft::gpu::DeviceMemory* memory = weft::gpu::device_memory();
+  return memory != nullptr && memory->usable();
 }
 
 }  // namespace

@@ -77,9 +77,10 @@ void print_gpu() {
   const char* kernels = "built without nvcc: reductions of device data run on the host";
 #endif
   const std::string& why = weft::gpu::find_device_memory(weft::setting_value("WEFT_CUDA") != "0");
-  const weft::gpu::DeviceMemory* memory = weft::gpu::device_memory();
-  if (memory == nullptr) {
-    std::printf("  GPU buffers: not accepted: %s (%s)\n", why.c_str(), kernels);
+  weft::gpu::DeviceMemory* memory = weft::gpu::device_memory();
+  if (memory == nullptr || !memory->usable()) {
+    std::printf("  GPU buffers: not accepted: %s (%s)\n",
+                memory == nullptr ? why.c_str() : memory->describe().c_str(), kernels);
     return;
   }
   std::printf("  GPU buffers: accepted (%s); messages staged through pinned host memory, since "

@@ -21,7 +21,8 @@ class GuardedDeviceMemory final : public gpu::DeviceMemory {
   }
   ~GuardedDeviceMemory() override { munmap(base_, size_); }
 
-  std::string describe() const override { return "guarded stand-in for device memory"; }
+  std::string describe() override { return "guarded stand-in for device memory"; }
+  bool usable() override { return true; }
   gpu::MemoryKind kind_of(const void* p) override {
     const auto* b = static_cast<const unsigned char*>(p);
     return b >= base_ && b < base_ + size_ ? gpu::MemoryKind::kDevice : gpu::MemoryKind::kHost;

@@ -24,7 +24,8 @@ namespace {
 class FakeDeviceMemory final : public gpu::DeviceMemory {
  public:
   std::vector<unsigned char> device = std::vector<unsigned char>(4096);
-  std::string describe() const override { return "fake device memory"; }
+  std::string describe() override { return "fake device memory"; }
+  bool usable() override { return true; }
   gpu::MemoryKind kind_of(const void* p) override {
     const auto* c = static_cast<const unsigned char*>(p);
     return c >= device.data() && c < device.data() + device.size() ? gpu::MemoryKind::kDevice
