@@ -10,10 +10,19 @@
 namespace weft::coll {
 namespace {
 
-unsigned char* shifted(const void* p, size_t offset, bool back = false) {
-  const uintptr_t base = reinterpret_cast<uintptr_t>(p);
-  return reinterpret_cast<unsigned char*>(back ? base - offset : base + offset);
-}
+// The offsets a schedule touches in one user buffer: [first, last), none while `first` > `last`.
+struct Footprint {
+  ptrdiff_t first = PTRDIFF_MAX, last = PTRDIFF_MIN;
+  void touch(size_t offset, size_t bytes) {
+    first = std::min(first, ptrdiff_t(offset));
+    last = std::max(last, ptrdiff_t(offset + bytes));
+  }
+  void join(const Footprint& other) {
+    first = std::min(first, other.first);
+    last = std::max(last, other.last);
+  }
+  gpu::Span span() const { return first < last ? gpu::Span{first, last} : gpu::Span{}; }
+};
 
 }  // namespace
 
@@ -23,12 +32,11 @@ DeviceMirror::~DeviceMirror() {
 
 Status DeviceMirror::begin(const Schedule& s, size_t limit, gpu::DeviceMemory* memory, Buffers* b) {
   memory_ = nullptr;
-  Side send, recv;
+  recv_mirrored_ = false;
+  Footprint send, recv;
   auto touch = [&](BufRef ref, size_t bytes) {
-    if (bytes == 0 || ref.buf == Buf::kScratch) return;
-    Side& side = ref.buf == Buf::kSend ? send : recv;
-    side.first = std::min(side.first, ref.offset);
-    side.last = std::max(side.last, ref.offset + bytes);
+    if (bytes > 0 && ref.buf != Buf::kScratch)
+      (ref.buf == Buf::kSend ? send : recv).touch(ref.offset, bytes);
   };
   for (const Step& step : s.steps()) {
     if (step.kind == StepKind::kSend || step.kind == StepKind::kReduce ||
@@ -40,14 +48,12 @@ Status DeviceMirror::begin(const Schedule& s, size_t limit, gpu::DeviceMemory* m
   }
   // In place, the send side is the receive buffer itself: one copy serves both.
   const bool same = b->send == b->recv;
-  if (same) {
-    recv.first = std::min(recv.first, send.first);
-    recv.last = std::max(recv.last, send.last);
-  }
-  const size_t send_bytes = b->send_on_device && !same ? send.bytes() : 0;
-  const size_t recv_bytes = b->recv_on_device ? recv.bytes() : 0;
-  if (send_bytes + recv_bytes > limit) return Status::success();
-  const size_t need = (send_bytes + 63) / 64 * 64 + recv_bytes;
+  if (same) recv.join(send);
+  const gpu::Span send_span = b->send_on_device && !same ? send.span() : gpu::Span{};
+  const gpu::Span recv_span = b->recv_on_device ? recv.span() : gpu::Span{};
+  if (send_span.bytes() + recv_span.bytes() > limit) return Status::success();
+  const size_t recv_at = scratch_aligned(send_span.bytes());
+  const size_t need = recv_at + recv_span.bytes();
   if (owner_ != memory || need > capacity_) {
     if (owner_ != nullptr) owner_->free_pinned(pinned_);
     owner_ = memory;
@@ -58,22 +64,15 @@ Status DeviceMirror::begin(const Schedule& s, size_t limit, gpu::DeviceMemory* m
                                                " bytes of pinned host memory for a collective "
                                                "on GPU buffers");
   }
-  unsigned char* at = pinned_;
-  if (send_bytes > 0) {
-    WEFT_TRY(memory->copy(at, shifted(b->send, send.first), send_bytes));
-    b->send = shifted(at, send.first, true);  // offsets from it land in the copy
-    b->send_on_device = false;
-    at += (send_bytes + 63) / 64 * 64;
+  if (send_span.bytes() > 0) {
+    WEFT_TRY(send_copy_.load(*memory, b->send, send_span, pinned_));
+    b->send = send_copy_.base();  // offsets from it land in the copy
   }
-  recv_ = nullptr;
-  if (recv_bytes > 0) {
-    WEFT_TRY(memory->copy(at, shifted(b->recv, recv.first), recv_bytes));
-    recv_ = b->recv;
-    recv_copy_ = at;
-    recv_side_ = recv;
-    b->recv = shifted(at, recv.first, true);
-    b->recv_on_device = false;
-    if (same) b->send = b->recv, b->send_on_device = false;
+  if (recv_span.bytes() > 0) {
+    WEFT_TRY(recv_copy_.load(*memory, b->recv, recv_span, pinned_ + recv_at));
+    recv_mirrored_ = true;
+    b->recv = recv_copy_.base();
+    if (same) b->send = b->recv;
   }
   // Sides the schedule never touches stay where they are: nothing of the run is on the device.
   b->send_on_device = b->recv_on_device = false;
@@ -84,8 +83,8 @@ Status DeviceMirror::begin(const Schedule& s, size_t limit, gpu::DeviceMemory* m
 Status DeviceMirror::end() {
   gpu::DeviceMemory* memory = memory_;
   memory_ = nullptr;
-  if (memory == nullptr || recv_ == nullptr) return Status::success();
-  return memory->copy(shifted(recv_, recv_side_.first), recv_copy_, recv_side_.bytes());
+  if (memory == nullptr || !recv_mirrored_) return Status::success();
+  return recv_copy_.store(*memory);
 }
 
 }  // namespace weft::coll

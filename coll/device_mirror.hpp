@@ -8,6 +8,7 @@
 
 #include "coll/schedule.hpp"
 #include "gpu/memory.hpp"
+#include "gpu/typed_copy.hpp"
 
 namespace weft::coll {
 
@@ -33,17 +34,12 @@ class DeviceMirror {
   Status end();
 
  private:
-  struct Side {
-    size_t first = SIZE_MAX, last = 0;  // offsets the schedule touches: [first, last)
-    size_t bytes() const { return last > first ? last - first : 0; }
-  };
   gpu::DeviceMemory* memory_ = nullptr;  // non-null while active
   gpu::DeviceMemory* owner_ = nullptr;   // the one pinned_ came from
-  unsigned char* pinned_ = nullptr;
+  unsigned char* pinned_ = nullptr;      // the copies: the send side's, then the receive side's
   size_t capacity_ = 0;
-  Side recv_side_;
-  void* recv_ = nullptr;                // the user's device receive buffer, when mirrored
-  unsigned char* recv_copy_ = nullptr;  // its copy (at recv_side_.first)
+  gpu::HostMirror send_copy_, recv_copy_;
+  bool recv_mirrored_ = false;  // recv_copy_ goes back to the device at end()
 };
 
 }  // namespace weft::coll

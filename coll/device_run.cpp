@@ -10,8 +10,6 @@
 namespace weft::coll {
 namespace {
 
-size_t round_up(size_t bytes) { return (bytes + 63) / 64 * 64; }
-
 Status no_memory(const char* what, size_t bytes) {
   return Status::error(MPI_ERR_NO_MEM, "cannot allocate " + std::to_string(bytes) + " bytes of " +
                                            what + " for a collective on GPU buffers");
@@ -51,9 +49,9 @@ Status DeviceRun::begin(const Schedule& s, bool send_on_device, bool recv_on_dev
                         (step.kind == StepKind::kRecv && device_[int(step.dst.buf)]);
     if (staged) {
       slot_of_[id] = slots_bytes_;
-      slots_bytes_ += round_up(step.bytes);
+      slots_bytes_ += scratch_aligned(step.bytes);
     } else if (step.kind == StepKind::kReduce) {
-      reduce_bytes_ = std::max(reduce_bytes_, round_up(step.bytes));
+      reduce_bytes_ = std::max(reduce_bytes_, scratch_aligned(step.bytes));
     }
   }
   const size_t pinned = slots_bytes_ + 2 * reduce_bytes_;

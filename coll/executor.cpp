@@ -17,11 +17,12 @@ void Executor::start(const Reduction* reduction, Binding binding, Channel* chann
   completed_ = 0;
   const Schedule& schedule = *schedule_;
   bool on_device = binding.send_on_device || binding.recv_on_device;
+  gpu::DeviceMemory* memory = on_device ? gpu::device_memory() : nullptr;
   Status s;
-  if (on_device && gpu::device_memory() != nullptr) {
+  if (memory != nullptr) {
     DeviceMirror::Buffers b{binding.send, binding.recv, binding.send_on_device,
                             binding.recv_on_device};
-    s = mirror_.begin(schedule, binding.device_mirror_limit, gpu::device_memory(), &b);
+    s = mirror_.begin(schedule, binding.device_mirror_limit, memory, &b);
     binding.send = b.send;
     binding.recv = b.recv;
     binding.send_on_device = b.send_on_device;
@@ -30,7 +31,7 @@ void Executor::start(const Reduction* reduction, Binding binding, Channel* chann
   }
   if (s.ok())
     s = device_.begin(schedule, binding.send_on_device, binding.recv_on_device,
-                      on_device ? gpu::device_memory() : nullptr);
+                      on_device ? memory : nullptr);
   if (!s.ok() || (on_device && !device_.active())) {
     fail(s.ok() ? Status::error(MPI_ERR_INTERN, "GPU buffers without GPU support") : std::move(s));
     completed_ = total_;
@@ -38,8 +39,8 @@ void Executor::start(const Reduction* reduction, Binding binding, Channel* chann
   }
   binding_ = binding;
   if (!device_.active() && schedule.scratch_bytes() > scratch_capacity_) {
-    const size_t bytes = (schedule.scratch_bytes() + 63) / 64 * 64;
-    scratch_.reset(static_cast<unsigned char*>(std::aligned_alloc(64, bytes)));
+    const size_t bytes = scratch_aligned(schedule.scratch_bytes());
+    scratch_.reset(static_cast<unsigned char*>(std::aligned_alloc(kScratchAlign, bytes)));
     scratch_capacity_ = scratch_.get() != nullptr ? bytes : 0;
     if (scratch_.get() == nullptr) {
       // Nothing can run without its scratch memory; report it rather than touch a null buffer.

@@ -63,8 +63,7 @@ StepId Schedule::append(const Schedule& part, BufRef send_as, BufRef recv_as, St
 }
 
 BufRef Schedule::scratch(size_t bytes) {
-  constexpr size_t kAlign = 64;
-  const size_t offset = (scratch_bytes_ + kAlign - 1) / kAlign * kAlign;
+  const size_t offset = scratch_aligned(scratch_bytes_);
   scratch_bytes_ = offset + bytes;
   return BufRef{Buf::kScratch, offset};
 }

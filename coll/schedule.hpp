@@ -16,6 +16,12 @@
 
 namespace weft::coll {
 
+// Scratch regions, and the memory the executor stages messages in, start on 64-byte boundaries.
+inline constexpr size_t kScratchAlign = 64;
+inline size_t scratch_aligned(size_t bytes) {
+  return (bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign;
+}
+
 // The buffers a schedule refers to; the executor binds them to addresses when it starts.
 enum class Buf : uint8_t { kSend, kRecv, kScratch };
 

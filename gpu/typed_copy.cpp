@@ -21,17 +21,21 @@ Span span_of(size_t count, const Datatype& type) {
   return {first, last};
 }
 
-Status HostMirror::load(DeviceMemory& memory, const void* base, Span span) {
+Status HostMirror::load(DeviceMemory& memory, const void* base, Span span, unsigned char* storage) {
   base_ = base;
   span_ = span;
-  bytes_.resize(span.bytes());
-  return memory.copy(bytes_.data(), shifted(base, span.first), span.bytes());
+  if (storage == nullptr) {
+    own_.resize(span.bytes());
+    storage = own_.data();
+  }
+  copy_ = storage;
+  return memory.copy(copy_, shifted(base, span.first), span.bytes());
 }
 
-void* HostMirror::base() const { return shifted(bytes_.data(), -span_.first); }
+void* HostMirror::base() const { return shifted(copy_, -span_.first); }
 
 Status HostMirror::store(DeviceMemory& memory) const {
-  return memory.copy(shifted(base_, span_.first), bytes_.data(), span_.bytes());
+  return memory.copy(shifted(base_, span_.first), copy_, span_.bytes());
 }
 
 Status pack_typed(const void* buf, size_t count, const Datatype& type, void* packed) {

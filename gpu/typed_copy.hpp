@@ -26,16 +26,18 @@ inline bool typed_on_device(const void* buf, size_t count, const Datatype& type)
 Status pack_typed(const void* buf, size_t count, const Datatype& type, void* packed);
 Status unpack_typed(const void* packed, size_t count, size_t len, const Datatype& type, void* buf);
 
-// A host copy of bytes [span.first, span.last) around a device address.
+// A host copy of bytes [span.first, span.last) around a device address: in memory of its own,
+// or in `storage` of at least span.bytes() that the caller keeps (pinned memory, say).
 class HostMirror {
  public:
-  Status load(DeviceMemory& memory, const void* base, Span span);
+  Status load(DeviceMemory& memory, const void* base, Span span, unsigned char* storage = nullptr);
   // The host address standing for `base`: offsets from it land in the copy.
   void* base() const;
   Status store(DeviceMemory& memory) const;
 
  private:
-  std::vector<unsigned char> bytes_;
+  std::vector<unsigned char> own_;
+  unsigned char* copy_ = nullptr;
   const void* base_ = nullptr;
   Span span_;
 };
