@@ -181,7 +181,7 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
   // The agreement and the set-up run collectives of their own, on host memory.
   static thread_local bool inside = false;
   // Every rank of a job is taken to see the same: a CUDA driver with a device, or not.
-  if (inside || gpu::device_memory() == nullptr || !gpu::device_memory()->usable()) return false;
+  if (inside || gpu::usable_device_memory() == nullptr) return false;
   const NcclComm* known = comm.nccl.held.get();
   if (known != nullptr && !known->usable()) return false;
   const bool forced = world().selector.nccl_forced(spec.args.kind);

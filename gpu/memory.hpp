@@ -51,6 +51,12 @@ DeviceMemory* device_memory();
 // Puts `memory` in place of the process's (tests); nullptr goes back to what was found.
 void set_device_memory(DeviceMemory* memory);
 
+// device_memory() where device buffers can exist (DeviceMemory::usable), else null.
+inline DeviceMemory* usable_device_memory() {
+  DeviceMemory* m = device_memory();
+  return m != nullptr && m->usable() ? m : nullptr;
+}
+
 inline bool on_device(const void* p) {
   DeviceMemory* m = device_memory();
   return m != nullptr && p != nullptr && m->kind_of(p) == MemoryKind::kDevice;

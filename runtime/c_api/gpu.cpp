@@ -13,8 +13,7 @@ constexpr MPI_Comm kNoComm = MPI_COMM_SELF;  // errors go to MPI_COMM_SELF's han
 
 bool cuda_buffers_accepted() {
   weft::gpu::find_device_memory(weft::setting_value("WEFT_CUDA") != "0");
-  weft::gpu::DeviceMemory* memory = weft::gpu::device_memory();
-  return memory != nullptr && memory->usable();
+  return weft::gpu::usable_device_memory() != nullptr;
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ int PMPIX_Stream_create(MPI_Info info, MPIX_Stream* stream) {
         return capi::report(
             kNoComm, fn,
             bad_info(std::string("\"type\"=\"") + type + "\" (Weft knows \"cudaStream_t\")"));
-      if (weft::gpu::device_memory() == nullptr || !weft::gpu::device_memory()->usable())
+      if (weft::gpu::usable_device_memory() == nullptr)
         return capi::report(kNoComm, fn,
                             Status::error(MPI_ERR_OTHER,
                                           "a cudaStream_t stream needs CUDA, which this process "
