@@ -94,6 +94,9 @@ struct CollArgs {
   // (runtime/comm/nodes.hpp); null otherwise. Shared by every call on the communicator, so
   // comparing calls compares the pointer.
   std::shared_ptr<const NodeMap> nodes;
+  // The most bytes one rank can post in the communicator's node region (coll/node_region.hpp);
+  // 0 where it has none (ranks on several nodes, a region not claimed or turned off).
+  size_t region_bytes = 0;
 
   bool operator==(const CollArgs&) const = default;
 
@@ -135,6 +138,7 @@ struct Cost {
   double reduced = 0;
   double node_rounds = 0;  // of `rounds`, within one node
   double node_bytes = 0;   // of `bytes`, within one node
+  double syncs = 0;        // hand-overs through the node region (a post seen by its fetchers)
 };
 
 struct Algorithm {
@@ -147,6 +151,9 @@ struct Algorithm {
   // Built from levels of the node map (coll/algorithms/node_levels.hpp): takes only calls that
   // span nodes.
   bool node_aware = false;
+  // Moves data through the communicator's node region (coll/node_region.hpp): takes only calls
+  // with region_bytes set, at most that many bytes per rank.
+  bool node_region = false;
 };
 
 }  // namespace weft::coll

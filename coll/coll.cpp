@@ -1,11 +1,13 @@
 // Running collective calls: blocking, nonblocking and persistent, all through CollOp.
 #include "coll/coll.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "coll/call_cache.hpp"
 #include "coll/coll_op.hpp"
 #include "coll/nccl_path.hpp"
+#include "coll/node_region.hpp"
 #include "coll/registry.hpp"
 #include "gpu/memory.hpp"
 #include "pt2pt/match_bits.hpp"
@@ -49,6 +51,51 @@ Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Comp
   return pt2pt::start_coll_recv(*r.comm, buf, bytes, r.rank, tag(lane), c);
 }
 
+bool CommChannel::try_region(const RegionWait& w) {
+  NodeRegion* region = comm_->region.held->region.get();
+  if (w.post) return region->try_post(region_call(), w.buf, w.bytes, w.peer_or_readers);
+  size_t posted = 0;
+  if (!region->try_fetch(w.peer_or_readers, region_call(), w.buf, w.bytes, &posted)) return false;
+  w.c->bytes = std::min(posted, w.bytes);
+  w.c->error_class = posted > w.bytes ? MPI_ERR_TRUNCATE : 0;
+  return true;
+}
+
+Status CommChannel::start_post(const void* buf, size_t bytes, int readers, Completion* c) {
+  const RegionWait w{true, readers, const_cast<void*>(buf), bytes, c};
+  if (try_region(w)) {
+    c->done = true;
+  } else {
+    region_waits_.push_back(w);
+  }
+  return Status::success();
+}
+
+Status CommChannel::start_fetch(int peer, void* buf, size_t bytes, Completion* c) {
+  const RegionWait w{false, peer, buf, bytes, c};
+  if (try_region(w)) {
+    c->done = true;
+  } else {
+    region_waits_.push_back(w);
+  }
+  return Status::success();
+}
+
+unsigned CommChannel::poll_region() {
+  unsigned done = 0;
+  for (size_t i = 0; i < region_waits_.size();) {
+    if (!try_region(region_waits_[i])) {
+      ++i;
+      continue;
+    }
+    region_waits_[i].c->done = true;
+    region_waits_[i] = region_waits_.back();
+    region_waits_.pop_back();
+    ++done;
+  }
+  return done;
+}
+
 void CollOp::prepare(Comm& comm, const CallSpec& spec) {
   if (!prepared_for(spec.args)) {
     spec_.args = spec.args;
@@ -85,6 +132,7 @@ size_t CollOp::retained_bytes() const {
 
 void CollOp::start() {
   finished_ = false;
+  channel_.begin_run();
   if (calls_ != nullptr) calls_->add(1);
   ++comm_->ops_in_flight;
   Binding binding = spec_.binding;
@@ -157,6 +205,7 @@ void complete_args(const Comm& comm, CallSpec& spec) {
   spec.args.size = comm.size;
   spec.args.remote_size = comm.remote_size();
   spec.args.nodes = comm.nodes;
+  spec.args.region_bytes = region_room(comm);
   spec.args.segment_bytes = world().selector.model().segment_bytes;
 }
 
@@ -200,7 +249,12 @@ Status run_to_completion(CollOp& op, Comm& comm, CallSpec& spec) {
 }
 
 Status run_blocking(Comm& comm, CallSpec& spec) {
-  WEFT_TRY(learn_nodes(comm));  // the first blocking call on a communicator that may span nodes
+  // The first blocking call on a communicator: its region (where all its ranks share this
+  // node's segment), then its node map (where it may span nodes). In that order, so that no
+  // exchange of learn_nodes, which gives its call number back to this call, goes through the
+  // region: a region post is known by its call's number, which must not come twice.
+  WEFT_TRY(learn_region(comm));
+  WEFT_TRY(learn_nodes(comm));
   wait_state::note_collective(comm, comm.coll_seq + 1);  // the number the call will take
   WEFT_TRY(check_matching_calls(comm, spec));
   complete_args(comm, spec);

@@ -18,11 +18,30 @@ class CommChannel final : public Channel {
   void bind(const Comm* comm, uint32_t seq) {
     comm_ = comm;
     seq_ = seq;
+    runs_ = 0;
   }
+  // A run of the bound call begins (persistent calls run several times under one number).
+  void begin_run() { ++runs_; }
   Status start_send(int peer, int lane, const void* buf, size_t bytes, Completion* c) override;
   Status start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) override;
+  // Through the communicator's node region (coll/node_region.hpp), with the call's number.
+  Status start_post(const void* buf, size_t bytes, int readers, Completion* c) override;
+  Status start_fetch(int peer, void* buf, size_t bytes, Completion* c) override;
+  unsigned poll_region() override;
 
  private:
+  // A post or fetch that could not complete when started.
+  struct RegionWait {
+    bool post;
+    int peer_or_readers;
+    void* buf;
+    size_t bytes;
+    Completion* c;
+  };
+  bool try_region(const RegionWait& w);
+  // The run's number in the node region: every rank's same run of the same call has it.
+  uint64_t region_call() const { return uint64_t(runs_) << 32 | seq_; }
+
   struct Route {
     const Comm* comm;
     int rank;
@@ -31,6 +50,8 @@ class CommChannel final : public Channel {
   int tag(int lane) const;
   const Comm* comm_ = nullptr;
   uint32_t seq_ = 0;
+  uint32_t runs_ = 0;  // since bind
+  std::vector<RegionWait> region_waits_;
 };
 
 class CallCache;

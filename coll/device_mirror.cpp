@@ -39,11 +39,9 @@ Status DeviceMirror::begin(const Schedule& s, size_t limit, gpu::DeviceMemory* m
       (ref.buf == Buf::kSend ? send : recv).touch(ref.offset, bytes);
   };
   for (const Step& step : s.steps()) {
-    if (step.kind == StepKind::kSend || step.kind == StepKind::kReduce ||
-        step.kind == StepKind::kCopy)
+    if (outgoing(step.kind) || step.kind == StepKind::kReduce || step.kind == StepKind::kCopy)
       touch(step.src, step.bytes);
-    if (step.kind == StepKind::kRecv || step.kind == StepKind::kReduce ||
-        step.kind == StepKind::kCopy)
+    if (incoming(step.kind) || step.kind == StepKind::kReduce || step.kind == StepKind::kCopy)
       touch(step.dst, step.bytes);
   }
   // In place, the send side is the receive buffer itself: one copy serves both.

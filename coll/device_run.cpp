@@ -45,8 +45,8 @@ Status DeviceRun::begin(const Schedule& s, bool send_on_device, bool recv_on_dev
   reduce_bytes_ = 0;
   for (StepId id = 0; id < s.size(); ++id) {
     const Step& step = s.step(id);
-    const bool staged = (step.kind == StepKind::kSend && device_[int(step.src.buf)]) ||
-                        (step.kind == StepKind::kRecv && device_[int(step.dst.buf)]);
+    const bool staged = (outgoing(step.kind) && device_[int(step.src.buf)]) ||
+                        (incoming(step.kind) && device_[int(step.dst.buf)]);
     if (staged) {
       slot_of_[id] = slots_bytes_;
       slots_bytes_ += scratch_aligned(step.bytes);

@@ -27,12 +27,13 @@ class DeviceRun {
   bool on_device(Buf b) const { return active() && device_[int(b)]; }
   // The device scratch of the run (active runs only).
   unsigned char* scratch() const { return scratch_; }
-  // The pinned slot a send step goes out from or a receive step lands in; nullptr when the
-  // step's own buffer is host memory (it is used directly then).
+  // The pinned slot a send or post step goes out from or a receive or fetch step lands in
+  // (coll/schedule.hpp outgoing, incoming); nullptr when the step's own buffer is host memory
+  // (it is used directly then).
   unsigned char* slot(StepId id) const {
     return slot_of_[id] == kNoSlot ? nullptr : pinned_ + slot_of_[id];
   }
-  // Moves a step's bytes into its slot before the send / out of it after the receive.
+  // Moves a step's bytes into its slot before it goes out / out of it after it arrived.
   Status fill_slot(StepId id, const unsigned char* src, size_t bytes) const;
   Status empty_slot(StepId id, unsigned char* dst, size_t bytes) const;
   // dst = src op dst for a reduce step, and a copy step, with either side on the device.

@@ -10,6 +10,14 @@
 
 namespace weft::coll {
 
+Status Channel::start_post(const void*, size_t, int, Completion*) {
+  return Status::error(MPI_ERR_INTERN, "a node-region collective on a channel without a region");
+}
+
+Status Channel::start_fetch(int, void*, size_t, Completion*) {
+  return Status::error(MPI_ERR_INTERN, "a node-region collective on a channel without a region");
+}
+
 void Executor::start(const Reduction* reduction, Binding binding, Channel* channel) {
   reduction_ = reduction;
   channel_ = channel;
@@ -70,11 +78,14 @@ void Executor::plan(const Schedule& s) {
   order_next_.assign(total_, kNoStep);
 
   int max_peer = -1;
+  uses_region_ = false;
   for (StepId id = 0; id < total_; ++id) {
     const Step& step = s.step(id);
     for (StepId d : s.deps_of(step)) ++dependents_at_[d + 1];
     initial_pending_[id] = step.dep_end - step.dep_begin;
-    if (step.peer > max_peer) max_peer = step.peer;
+    if (step.kind == StepKind::kSend || step.kind == StepKind::kRecv)
+      max_peer = std::max(max_peer, step.peer);
+    uses_region_ |= step.kind == StepKind::kPost || step.kind == StepKind::kFetch;
   }
   for (size_t i = 0; i < total_; ++i) dependents_at_[i + 1] += dependents_at_[i];
   dependents_.resize(dependents_at_[total_]);
@@ -148,10 +159,37 @@ void Executor::start_step(StepId id) {
       }
       break;
     }
+    case StepKind::kPost:
+    case StepKind::kFetch:
+      start_region_step(id, step);
+      return;
     case StepKind::kJoin:
       break;
   }
   complete_step(id);
+}
+
+// A post or fetch through the node region; a device buffer goes through its pinned slot.
+void Executor::start_region_step(StepId id, const Step& step) {
+  Completion* c = &completions_[id];
+  *c = Completion{};
+  unsigned char* slot = device_.active() ? device_.slot(id) : nullptr;
+  Status s;
+  if (step.kind == StepKind::kPost) {
+    if (slot != nullptr) s = device_.fill_slot(id, address(step.src), step.bytes);
+    if (s.ok())
+      s = channel_->start_post(slot != nullptr ? slot : address(step.src), step.bytes, step.peer,
+                               c);
+  } else {
+    s = channel_->start_fetch(step.peer, slot != nullptr ? slot : address(step.dst), step.bytes,
+                              c);
+  }
+  if (!s.ok()) {
+    fail(std::move(s));
+    complete_step(id);
+  } else {
+    in_flight_.push_back(id);
+  }
 }
 
 // A send or receive; in a device run, one whose buffer is on the device uses its pinned slot.
@@ -208,6 +246,7 @@ void Executor::check_received(const Step& step, const Completion& c) {
 unsigned Executor::advance() {
   const size_t before = completed_;
   for (bool again = true; again;) {
+    if (uses_region_) channel_->poll_region();
     // First come, first started: builders add a round's receives before its sends.
     while (ready_head_ < ready_.size()) start_step(ready_[ready_head_++]);
     ready_.clear();
@@ -221,11 +260,13 @@ unsigned Executor::advance() {
         continue;
       }
       const Step& step = schedule_->step(id);
-      if (step.kind == StepKind::kRecv) {
+      if (incoming(step.kind)) {
         received(id, step, c);
       } else if (c.error_class != 0) {
-        fail(Status::error(c.error_class, "send to rank " + std::to_string(step.peer) +
-                                              " failed in the transport"));
+        fail(Status::error(c.error_class, step.kind == StepKind::kPost
+                                              ? "posting to the node region failed"
+                                              : "send to rank " + std::to_string(step.peer) +
+                                                    " failed in the transport"));
       }
       in_flight_[i] = in_flight_.back();
       in_flight_.pop_back();

@@ -24,6 +24,13 @@ class Channel {
   virtual ~Channel() = default;
   virtual Status start_send(int peer, int lane, const void* buf, size_t bytes, Completion* c) = 0;
   virtual Status start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) = 0;
+  // Node-region steps (coll/schedule.hpp): posting `bytes` of `buf` for `readers` ranks, and
+  // fetching what `peer` posted into `buf` (c->bytes: what it posted). A channel without a
+  // region refuses them.
+  virtual Status start_post(const void* buf, size_t bytes, int readers, Completion* c);
+  virtual Status start_fetch(int peer, void* buf, size_t bytes, Completion* c);
+  // Completes the posts and fetches that can now complete; returns how many did.
+  virtual unsigned poll_region() { return 0; }
 };
 
 // The user's buffers behind Buf::kSend and Buf::kRecv, and whether they lie in GPU memory
@@ -64,6 +71,7 @@ class Executor {
   void release(StepId id);  // one of `id`'s prerequisites is met
   void check_received(const Step& step, const Completion& c);
   void start_message(StepId id, const Step& step);
+  void start_region_step(StepId id, const Step& step);
   void received(StepId id, const Step& step, const Completion& c);
   void fail(Status s);
   unsigned char* address(BufRef ref) const;
@@ -85,7 +93,8 @@ class Executor {
   std::vector<uint32_t> dependents_at_;   // CSR: dependents of step i are
   std::vector<StepId> dependents_;        //   dependents_[dependents_at_[i] .. [i+1])
   std::vector<StepId> order_next_;        // the next send to / receive from the same peer and lane
-  std::vector<Completion> completions_;   // one per step (used by sends and receives)
+  std::vector<Completion> completions_;   // one per step (sends, receives, posts, fetches)
+  bool uses_region_ = false;              // the schedule has posts or fetches
   std::vector<StepId> ready_, in_flight_;  // ready_ is a queue: ready_[ready_head_..]
   size_t ready_head_ = 0;
   size_t completed_ = 0, total_ = 0;

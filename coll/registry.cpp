@@ -14,20 +14,21 @@ constexpr const char* kNames[kNumCollKinds] = {
     "neighbor_allgather", "neighbor_alltoall"};
 
 // Linear reference forms last: on a tie the model prefers the structured algorithm. Node-aware
-// ones after the flat ones: where every node has one rank they cost the same.
-const Algorithm* const kBarrier[] = {&kBarrierDissemination, &kBarrierHierarchical,
+// ones after the flat ones: where every node has one rank they cost the same. The node-region
+// (shm) ones take only calls of one node that fit the region (coll/node_region.hpp).
+const Algorithm* const kBarrier[] = {&kBarrierDissemination, &kBarrierShm, &kBarrierHierarchical,
                                      &kBarrierLinear};
 const Algorithm* const kBcast[] = {&kBcastBinomial, &kBcastScatterAllgather, &kBcastPipeline,
-                                   &kBcastHierarchical, &kBcastLinear};
-const Algorithm* const kReduce[] = {&kReduceBinomial, &kReduceRabenseifner, &kReduceHierarchical,
-                                    &kReduceLinear};
+                                   &kBcastShm, &kBcastHierarchical, &kBcastLinear};
+const Algorithm* const kReduce[] = {&kReduceBinomial, &kReduceRabenseifner, &kReduceShm,
+                                    &kReduceHierarchical, &kReduceLinear};
 const Algorithm* const kAllreduce[] = {&kAllreduceRecursiveDoubling, &kAllreduceRabenseifner,
-                                       &kAllreduceRing, &kAllreduceReduceBcast,
+                                       &kAllreduceRing, &kAllreduceReduceBcast, &kAllreduceShm,
                                        &kAllreduceHierarchical, &kAllreduceLinear};
 const Algorithm* const kGather[] = {&kGatherBinomial, &kGatherLinear};
 const Algorithm* const kScatter[] = {&kScatterBinomial, &kScatterLinear};
 const Algorithm* const kAllgather[] = {&kAllgatherRecursiveDoubling, &kAllgatherBruck,
-                                       &kAllgatherRing, &kAllgatherHierarchical,
+                                       &kAllgatherRing, &kAllgatherShm, &kAllgatherHierarchical,
                                        &kAllgatherLinear};
 const Algorithm* const kReduceScatter[] = {&kReduceScatterHalving, &kReduceScatterRing,
                                            &kReduceScatterPairwise, &kReduceScatterLinear};

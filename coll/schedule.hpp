@@ -7,6 +7,10 @@
 // The executor keeps that order (it starts the sends to one peer on one lane, and posts the
 // receives, in step order), so builders add a pair's messages in the same order on both sides
 // and need no tags of their own. Lanes let independent pipeline segments overtake each other.
+//
+// Node-region steps (coll/node_region.hpp) move data through a shared-memory area of the
+// communicator instead of messages: a rank posts at most one buffer per call, which a given
+// number of the call's other ranks fetch; a fetch waits until its peer has posted in this call.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -34,7 +38,12 @@ struct BufRef {
 inline BufRef send_buf(size_t offset = 0) { return {Buf::kSend, offset}; }
 inline BufRef recv_buf(size_t offset = 0) { return {Buf::kRecv, offset}; }
 
-enum class StepKind : uint8_t { kSend, kRecv, kReduce, kCopy, kJoin };
+enum class StepKind : uint8_t { kSend, kRecv, kReduce, kCopy, kJoin, kPost, kFetch };
+
+// Steps whose data leaves this rank from `src` (a send, a post), or arrives into `dst` from a
+// peer (a receive, a fetch).
+inline bool outgoing(StepKind k) { return k == StepKind::kSend || k == StepKind::kPost; }
+inline bool incoming(StepKind k) { return k == StepKind::kRecv || k == StepKind::kFetch; }
 
 inline constexpr int kLaneBits = 3;
 inline constexpr int kLanes = 1 << kLaneBits;
@@ -45,8 +54,8 @@ inline constexpr StepId kNoStep = UINT32_MAX;  // "no dependency": ignored where
 struct Step {
   StepKind kind = StepKind::kJoin;
   uint8_t lane = 0;  // kSend/kRecv: the ordered stream the message travels on
-  int peer = -1;     // kSend/kRecv: rank in the communicator
-  BufRef src, dst;   // send: src; recv: dst; reduce: dst = src op dst; copy: src -> dst
+  int peer = -1;     // kSend/kRecv/kFetch: rank in the communicator; kPost: how many fetch it
+  BufRef src, dst;   // send, post: src; recv, fetch: dst; reduce: dst = src op dst; copy: src -> dst
   size_t bytes = 0;  // bytes moved (reduce: bytes of elements combined)
   uint32_t dep_begin = 0, dep_end = 0;  // this step's dependencies in Schedule::deps()
 };
@@ -74,6 +83,15 @@ class Schedule {
   StepId copy(BufRef src, BufRef dst, size_t bytes, Deps deps = {}) {
     return add({StepKind::kCopy, 0, -1, src, dst, bytes}, list(deps));
   }
+  // Posts `bytes` of `src` in the node region for this call, to be fetched by `readers` ranks
+  // (at most one post per call and rank).
+  StepId post(BufRef src, size_t bytes, int readers, Deps deps = {}) {
+    return add({StepKind::kPost, 0, readers, src, {}, bytes}, list(deps));
+  }
+  // Copies what rank `peer` posts in this call (`bytes`) to `dst`, once it has.
+  StepId fetch(int peer, BufRef dst, size_t bytes, Deps deps = {}) {
+    return add({StepKind::kFetch, 0, peer, {}, dst, bytes}, list(deps));
+  }
   // A step that does nothing but complete once its dependencies have: joins several steps
   // into one dependency.
   StepId join(Deps deps) { return add({}, list(deps)); }
@@ -85,7 +103,7 @@ class Schedule {
   // kRecv moved to `send_as` and `recv_as` and its scratch to a fresh region, each step also
   // after `after`; lanes are kept, and peers too unless `peers` is given: then `part` was built
   // for a subset of the ranks, and its peer i is rank peers[i]. Returns a step that completes
-  // with all of them.
+  // with all of them. `part` has no node-region steps (a region belongs to one communicator).
   StepId append(const Schedule& part, BufRef send_as, BufRef recv_as, StepId after,
                 std::span<const int> peers = {});
 

@@ -1,6 +1,7 @@
 // Selection by the cost model.
 #include "coll/select.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 #include "coll/nccl_call.hpp"
@@ -14,7 +15,8 @@ double predict_seconds(const Cost& c, const CostModel& m, bool spans_nodes) {
   const double far_bytes = spans_nodes ? c.bytes - c.node_bytes : 0;
   return (c.rounds - far_rounds) * m.alpha_us * 1e-6 + far_rounds * m.alpha_inter_us * 1e-6 +
          (c.bytes - far_bytes) * m.beta_ns_per_byte * 1e-9 +
-         far_bytes * m.beta_inter_ns_per_byte * 1e-9 + c.reduced * m.gamma_ns_per_byte * 1e-9;
+         far_bytes * m.beta_inter_ns_per_byte * 1e-9 + c.reduced * m.gamma_ns_per_byte * 1e-9 +
+         c.syncs * m.alpha_region_us * 1e-6;
 }
 
 std::string rejection_reason(const Algorithm& a, const CollArgs& args) {
@@ -22,6 +24,18 @@ std::string rejection_reason(const Algorithm& a, const CollArgs& args) {
   if (a.node_aware && !spans_nodes(args)) {
     return args.nodes == nullptr ? "needs a communicator known to span several nodes"
                                  : "needs a communicator that spans several nodes";
+  }
+  if (a.node_region) {
+    if (args.region_bytes == 0) {
+      return "needs the communicator's node region (every rank on this node, over shared "
+             "memory; WEFT_SHM_COLL)";
+    }
+    CollArgs roomy = args;
+    roomy.region_bytes = SIZE_MAX;
+    if (a.accepts(roomy)) {
+      return "needs at most " + std::to_string(args.region_bytes) +
+             " bytes per rank (WEFT_SHM_COLL_BYTES)";
+    }
   }
   CollArgs lifted = args;
   lifted.commutative = true;

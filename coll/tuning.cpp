@@ -49,6 +49,8 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
       model->beta_inter_ns_per_byte = v;
     } else if (key == "gamma_ns_per_byte") {
       model->gamma_ns_per_byte = v;
+    } else if (key == "alpha_region_us") {
+      model->alpha_region_us = v;
     } else if (key == "segment_bytes") {
       if (v < 1 || v > kMaxSegment || v != std::floor(v)) {
         return bad(origin, number, "segment_bytes must be a whole number from 1 to 2^40");
@@ -58,7 +60,8 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
       return bad(origin, number,
                  "unknown name '" + key +
                      "' (expected alpha_us, alpha_oversubscribed_us, beta_ns_per_byte, "
-                     "alpha_inter_us, beta_inter_ns_per_byte, gamma_ns_per_byte, segment_bytes)");
+                     "alpha_inter_us, beta_inter_ns_per_byte, gamma_ns_per_byte, "
+                     "alpha_region_us, segment_bytes)");
     }
   }
   return Status::success();
@@ -77,15 +80,18 @@ std::string format_tuning(const CostModel& m) {
   std::snprintf(text, sizeof text,
                 "alpha_us %.4g\nalpha_oversubscribed_us %.4g\nbeta_ns_per_byte %.4g\n"
                 "alpha_inter_us %.4g\nbeta_inter_ns_per_byte %.4g\n"
-                "gamma_ns_per_byte %.4g\nsegment_bytes %zu\n",
+                "gamma_ns_per_byte %.4g\nalpha_region_us %.4g\nsegment_bytes %zu\n",
                 m.alpha_us, m.alpha_oversubscribed_us, m.beta_ns_per_byte, m.alpha_inter_us,
-                m.beta_inter_ns_per_byte, m.gamma_ns_per_byte, m.segment_bytes);
+                m.beta_inter_ns_per_byte, m.gamma_ns_per_byte, m.alpha_region_us,
+                m.segment_bytes);
   return text;
 }
 
 CostModel effective_model(CostModel model, bool oversubscribed) {
   if (!oversubscribed) return model;
-  model.alpha_inter_us += std::max(model.alpha_oversubscribed_us - model.alpha_us, 0.0);
+  const double switch_us = std::max(model.alpha_oversubscribed_us - model.alpha_us, 0.0);
+  model.alpha_inter_us += switch_us;
+  model.alpha_region_us += switch_us;
   model.alpha_us = model.alpha_oversubscribed_us;
   return model;
 }

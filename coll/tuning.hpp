@@ -6,6 +6,8 @@
 //   alpha_inter_us 3             latency of one message to another node, microseconds
 //   beta_inter_ns_per_byte 0.2   time per byte moved to another node, nanoseconds
 //   gamma_ns_per_byte 0.05       time per byte reduced, nanoseconds
+//   alpha_region_us 0.2          a hand-over through a communicator's node region (one post
+//                                seen by the ranks that fetch it), microseconds
 //   segment_bytes 131072         pipelining unit of segmented algorithms
 #pragma once
 #include <string>
@@ -23,6 +25,8 @@ struct CostModel {
   double alpha_inter_us = 4.0;
   double beta_inter_ns_per_byte = 0.4;
   double gamma_ns_per_byte = 0.1;
+  // A cache line handed from the posting rank to its fetchers, without a message's matching.
+  double alpha_region_us = 0.2;
   size_t segment_bytes = 128 * 1024;
 };
 
@@ -34,7 +38,7 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
 std::string format_tuning(const CostModel& model);
 
 // The model a job uses: when ranks outnumber cores, α becomes alpha_oversubscribed_us and the
-// other-node α grows by as much (the receiver's context switch comes on top of the network).
+// other-node and node-region α grow by as much (the receiver's context switch comes on top).
 CostModel effective_model(CostModel model, bool oversubscribed);
 
 }  // namespace weft::coll

@@ -52,7 +52,7 @@ void unlock() {
   g_lock.unlock();
 }
 
-void block(Transport* transport, int ms) {
+void block(Transport* transport, int ms, const std::function<bool()>& arm) {
   if (g_driver) {
     ++g_waiting;
     std::unique_lock<std::mutex> held(g_lock, std::adopt_lock);
@@ -61,7 +61,7 @@ void block(Transport* transport, int ms) {
     --g_waiting;
     return;
   }
-  if (!transport->arm()) return;  // events are pending: poll again
+  if (!arm()) return;  // events are pending: poll again
   g_driver = true;
   g_driven = transport;
   g_lock.unlock();

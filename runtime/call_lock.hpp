@@ -15,6 +15,7 @@
 // entry point pays one thread-local increment and one load.
 #pragma once
 #include <atomic>
+#include <functional>
 #include <mutex>
 
 namespace weft {
@@ -43,9 +44,10 @@ void lock();
 void unlock();
 
 // With the lock held, in a wait that shares it: blocks until woken, a poll's worth of time
-// (`ms`) at most, letting go of the lock meanwhile. The first thread to block arms `transport`
-// and sleeps on its event fd; the others wait on the lock's condition variable.
-void block(Transport* transport, int ms);
+// (`ms`) at most, letting go of the lock meanwhile. The first thread to block calls `arm`
+// (Progress::arm: nothing pending) and sleeps on `transport`'s event fd; the others wait on the
+// lock's condition variable.
+void block(Transport* transport, int ms, const std::function<bool()>& arm);
 // With the lock held: a poll made progress, so the blocked threads look again.
 void progressed();
 }  // namespace call_lock

@@ -73,6 +73,20 @@ const std::vector<Setting>& settings() {
        "both are in MPI at once; 0: the receiver always copies alone. Not used when ranks "
        "outnumber cores.",
        true, true},
+      {"WEFT_SHM_COLL", "1",
+       "1: a communicator whose ranks all share this node's segment claims one of its "
+       "regions at its first blocking collective, and small barriers, broadcasts, reductions "
+       "and allgathers may go through it (the shm algorithms, chosen by the cost model); 0: "
+       "collectives use messages only.",
+       true, true},
+      {"WEFT_SHM_COLL_BYTES", "16384",
+       "Most bytes one rank posts in a communicator's region in one collective (larger calls "
+       "use messages).",
+       true, true},
+      {"WEFT_SHM_COLL_REGIONS", "16",
+       "Regions in a node's segment: how many communicators at once can have one (the others "
+       "use messages only).",
+       true, true},
       {"WEFT_SHM_RING_BYTES", "auto",
        "Bytes of each ring between two ranks of a node (a power of two, 8 KiB to 256 KiB). "
        "auto: 32 MiB divided among the node's ranks squared, within those bounds.",

@@ -36,11 +36,7 @@ class Progress {
 
   // One pass over everything that needs driving; returns how much happened.
   unsigned poll() {
-    unsigned n = transport_->progress();
-    if (!active_.empty()) {
-      for (Activity* a : active_) n += a->advance();
-      std::erase_if(active_, [](Activity* a) { return a->finished(); });
-    }
+    const unsigned n = transport_->progress() + advance_activities();
     pool_->sweep_orphans();
     return n;
   }
@@ -68,7 +64,7 @@ class Progress {
     while (!done()) {
       if (poll() != 0) continue;
       if (done()) break;
-      if (!transport_->arm()) continue;
+      if (!arm()) continue;
       pollfd pfd{transport_->wait_fd(), POLLIN, 0};
       (void)::poll(&pfd, 1, poll_ms_);
     }
@@ -97,10 +93,25 @@ class Progress {
         continue;
       }
       if (done()) break;
-      call_lock::block(transport_, poll_ms_);
+      call_lock::block(transport_, poll_ms_, [this] { return arm(); });
     }
     tools::g_counters.blocked_ns.add(uint64_t(now_ns() - blocked_since));
     wait_state::blocking_ends();
+  }
+
+  // Prepares to block: true if nothing is pending. After the transport has marked this rank
+  // as sleeping, the activities look once more: a collective may wait for a post in a node
+  // region (coll/node_region.hpp), whose poster rings the doorbell only if it saw the mark.
+  bool arm() { return transport_->arm() && advance_activities() == 0; }
+
+  // Advances every activity and forgets the finished ones (whose owners may free them as soon
+  // as the wait returns).
+  unsigned advance_activities() {
+    if (active_.empty()) return 0;
+    unsigned n = 0;
+    for (Activity* a : active_) n += a->advance();
+    std::erase_if(active_, [](Activity* a) { return a->finished(); });
+    return n;
   }
 
   static long now_ns() {

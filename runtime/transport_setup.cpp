@@ -87,7 +87,10 @@ Status start_node_segment(const JobInfo& job) {
       local_size, size_t(setting_long("WEFT_SHM_RING_BYTES", 0)));
   // A node that cannot have the segment runs on the network transport alone: its other ranks
   // find no segment and do the same.
-  (void)shm::Segment::create(node_segment_name(job), local_size, ring);
+  const bool regions = setting_long("WEFT_SHM_COLL", 1) != 0;
+  (void)shm::Segment::create(node_segment_name(job), local_size, ring,
+                             regions ? int(setting_long("WEFT_SHM_COLL_REGIONS", 16)) : 0,
+                             size_t(setting_long("WEFT_SHM_COLL_BYTES", 16384)));
   return Status::success();
 }
 
@@ -133,7 +136,8 @@ Status start_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr
 }
 
 Status finish_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport> net,
-                         std::unique_ptr<Transport>* out) {
+                         std::unique_ptr<Transport>* out, shm::ShmTransport** node_out) {
+  *node_out = nullptr;
   std::unique_ptr<shm::ShmTransport> node;
   if (node_transport_wanted(job)) {
     shm::ShmOptions o;
@@ -150,6 +154,7 @@ Status finish_transports(const JobInfo& job, bool oversubscribed, std::unique_pt
     return Status::success();
   }
   const bool spans_nodes = int(job.local_peers.size()) < job.size;
+  *node_out = node.get();
   *out = make_hybrid_transport(std::move(net), std::move(node), spans_nodes);
   return Status::success();
 }

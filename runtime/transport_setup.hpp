@@ -9,6 +9,9 @@
 #include "runtime/kvs.hpp"
 
 namespace weft {
+namespace shm {
+class ShmTransport;  // pt2pt/shm/shm_transport.hpp
+}
 
 struct TransportChoice {
   std::string transport;  // "ucx" or "ofi"
@@ -23,8 +26,8 @@ Status choose_transport(TransportChoice* out);
 // segment.
 Status start_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport>* net);
 // After the fence: the transport the rank uses, made of `net` and, where the node has it, the
-// shared-memory transport.
+// shared-memory transport (*node then points at it inside *out; else nullptr).
 Status finish_transports(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport> net,
-                         std::unique_ptr<Transport>* out);
+                         std::unique_ptr<Transport>* out, shm::ShmTransport** node);
 
 }  // namespace weft

@@ -53,7 +53,8 @@ Status world_init(int required, int* provided) {
   WEFT_TRY(w.kvs->put(kAddressKey, net->address()));
   WEFT_TRY(w.kvs->commit());
   WEFT_TRY(w.kvs->fence(nullptr));
-  WEFT_TRY(finish_transports(job, oversubscribed(job), std::move(net), &w.transport));
+  WEFT_TRY(finish_transports(job, oversubscribed(job), std::move(net), &w.transport,
+                             &w.node_transport));
 
   w.progress.configure(w.transport.get(), &w.requests, setting_long("WEFT_SPIN_US", 1000),
                        setting_long("WEFT_YIELD", oversubscribed(job)) != 0,
@@ -141,6 +142,7 @@ Status world_finalize() {
   w.groups.clear();
   w.foreign.clear();
   w.parent = MPI_COMM_NULL;
+  w.node_transport = nullptr;
   w.transport.reset();
   Status done = w.kvs->finalize();
   w.kvs.reset();

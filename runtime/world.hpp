@@ -18,6 +18,9 @@
 #include "runtime/request.hpp"
 
 namespace weft {
+namespace shm {
+class ShmTransport;  // pt2pt/shm/shm_transport.hpp
+}
 
 // The library's state: running from the first MPI_Init or MPI_Session_init until the last of
 // them is finalized (MPI_Finalize, MPI_Session_finalize).
@@ -46,6 +49,9 @@ struct World {
   std::thread::id main_thread;
   std::unique_ptr<Kvs> kvs;
   std::unique_ptr<Transport> transport;
+  // The node's shared-memory transport, part of `transport`, where this rank has one (its
+  // segment also holds the communicators' node regions: coll/node_region.hpp).
+  shm::ShmTransport* node_transport = nullptr;
   RequestPool requests;
   Progress progress;
   CommTable comms;

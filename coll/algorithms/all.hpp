@@ -1,18 +1,20 @@
-// Every algorithm Weft has, one per file in this folder; coll/registry.cpp lists them.
+// Every algorithm Weft has, one per file in this folder; coll/registry.cpp lists them. The
+// *Shm ones move data through the communicator's node region (coll/node_region.hpp).
 #pragma once
 #include "coll/algorithm.hpp"
 
 namespace weft::coll {
 
-extern const Algorithm kBarrierDissemination, kBarrierHierarchical, kBarrierLinear;
-extern const Algorithm kBcastBinomial, kBcastScatterAllgather, kBcastPipeline, kBcastHierarchical,
-    kBcastLinear;
-extern const Algorithm kReduceBinomial, kReduceRabenseifner, kReduceHierarchical, kReduceLinear;
+extern const Algorithm kBarrierDissemination, kBarrierShm, kBarrierHierarchical, kBarrierLinear;
+extern const Algorithm kBcastBinomial, kBcastScatterAllgather, kBcastPipeline, kBcastShm,
+    kBcastHierarchical, kBcastLinear;
+extern const Algorithm kReduceBinomial, kReduceRabenseifner, kReduceShm, kReduceHierarchical,
+    kReduceLinear;
 extern const Algorithm kAllreduceRecursiveDoubling, kAllreduceRing, kAllreduceRabenseifner,
-    kAllreduceReduceBcast, kAllreduceHierarchical, kAllreduceLinear;
+    kAllreduceReduceBcast, kAllreduceShm, kAllreduceHierarchical, kAllreduceLinear;
 extern const Algorithm kGatherBinomial, kGatherLinear;
 extern const Algorithm kScatterBinomial, kScatterLinear;
-extern const Algorithm kAllgatherRing, kAllgatherRecursiveDoubling, kAllgatherBruck,
+extern const Algorithm kAllgatherRing, kAllgatherRecursiveDoubling, kAllgatherBruck, kAllgatherShm,
     kAllgatherHierarchical, kAllgatherLinear;
 extern const Algorithm kReduceScatterRing, kReduceScatterHalving, kReduceScatterPairwise,
     kReduceScatterLinear;

@@ -23,18 +23,19 @@ constexpr uint64_t kMagic = 0x5745465453484d31ULL;  // "WEFTSHM1"
 const uint64_t kProbeWord = kMagic;
 
 struct Layout {
-  size_t peers, rings, slots, cells, bytes;
+  size_t peers, rings, slots, cells, regions, bytes;
 };
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
-Layout layout(size_t local_size, size_t ring_cells) {
+Layout layout(size_t local_size, size_t ring_cells, size_t regions, size_t region_payload) {
   Layout l{};
   l.peers = round_up(sizeof(SegmentHeader), kCell);
   l.rings = l.peers + local_size * sizeof(PeerControl);
   l.slots = l.rings + local_size * local_size * sizeof(RingControl);
   l.cells = round_up(l.slots + local_size * local_size * sizeof(CopySlot), 4096);
-  l.bytes = l.cells + local_size * local_size * ring_cells * kCell;
+  l.regions = round_up(l.cells + local_size * local_size * ring_cells * kCell, 4096);
+  l.bytes = l.regions + regions * (kCell + local_size * 2 * (kCell + region_payload));
   return l;
 }
 
@@ -67,9 +68,11 @@ Status wait_for(const std::atomic<uint32_t>& count, uint32_t target, const std::
 
 }  // namespace
 
-Status Segment::create(const std::string& name, int local_size, size_t ring_bytes) {
+Status Segment::create(const std::string& name, int local_size, size_t ring_bytes, int regions,
+                       size_t region_payload) {
   const size_t ring_cells = ring_bytes / kCell;
-  const Layout l = layout(size_t(local_size), ring_cells);
+  region_payload = round_up(region_payload, kCell);
+  const Layout l = layout(size_t(local_size), ring_cells, size_t(regions), region_payload);
   int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
   if (fd < 0 && errno == EEXIST) {  // left by a killed job whose namespace name came back
     shm_unlink(name.c_str());
@@ -88,6 +91,8 @@ Status Segment::create(const std::string& name, int local_size, size_t ring_byte
       auto* h = new (p) SegmentHeader();
       h->local_size = uint32_t(local_size);
       h->ring_cells = uint32_t(ring_cells);
+      h->region_count = uint32_t(regions);
+      h->region_payload = uint32_t(region_payload);
       h->magic = kMagic;
       munmap(p, kCell);
     }
@@ -104,7 +109,7 @@ Status Segment::attach(const std::string& name, int local, int local_size,
   if (fd < 0) return os_error("cannot open the node's shared memory " + name);
   struct {  // SegmentHeader's plain leading fields
     uint64_t magic;
-    uint32_t local_size, ring_cells;
+    uint32_t local_size, ring_cells, region_count, region_payload;
   } header_copy{};
   const bool read_header =
       pread(fd, &header_copy, sizeof header_copy, 0) == ssize_t(sizeof header_copy);
@@ -115,7 +120,8 @@ Status Segment::attach(const std::string& name, int local, int local_size,
                                             " is not the one this job's first rank on the node "
                                             "made (wrong size or format)");
   }
-  const Layout l = layout(size_t(local_size), header_copy.ring_cells);
+  const Layout l = layout(size_t(local_size), header_copy.ring_cells, header_copy.region_count,
+                          header_copy.region_payload);
   void* p = mmap(nullptr, l.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   close(fd);
   if (p == MAP_FAILED) return os_error("cannot map the node's shared memory " + name);
@@ -127,6 +133,7 @@ Status Segment::attach(const std::string& name, int local, int local_size,
   seg->rings_ = reinterpret_cast<RingControl*>(seg->base_ + l.rings);
   seg->slots_ = reinterpret_cast<CopySlot*>(seg->base_ + l.slots);
   seg->cells_ = seg->base_ + l.cells;
+  seg->regions_ = seg->base_ + l.regions;
 
   // Single-copy transfers read the sender's memory: let any process of ours do so where Yama
   // restricts ptrace to ancestors (a no-op elsewhere).

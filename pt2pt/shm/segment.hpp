@@ -1,6 +1,7 @@
 // The job's shared-memory segment on one node: a control line per local rank (its pid and
-// whether it sleeps), and for every ordered pair of local ranks a ring (pt2pt/shm/ring.hpp)
-// and a copy slot.
+// whether it sleeps), for every ordered pair of local ranks a ring (pt2pt/shm/ring.hpp) and a
+// copy slot, and a number of regions that communicators claim for their collectives
+// (coll/node_region.hpp).
 // Lifecycle: the node's first rank creates it before the job's start-up fence, the others map
 // it after that fence, and once all have it mapped the name is unlinked; the launcher also
 // removes the name when the job ends on the node (launcher/node_session.cpp), so a job killed
@@ -37,10 +38,26 @@ struct alignas(kCell) CopySlot {
   alignas(kCell) std::atomic<uint64_t> chunks_done{0};
 };
 
+// A region's first line: whether a communicator holds it, and how many of its ranks still use
+// it (the last to let go frees it).
+struct alignas(kCell) RegionHeader {
+  std::atomic<uint32_t> claimed{0};
+  std::atomic<uint32_t> users{0};
+};
+
+// One rank's post in a region for calls of one parity, followed by `region_payload` bytes.
+struct alignas(kCell) RegionSlot {
+  std::atomic<uint64_t> call{0};          // the call whose post it holds (0: none yet)
+  std::atomic<uint32_t> readers_left{0};  // ranks yet to fetch it
+  uint64_t bytes = 0;                     // bytes posted
+};
+
 struct alignas(kCell) SegmentHeader {
   uint64_t magic = 0;
   uint32_t local_size = 0;
   uint32_t ring_cells = 0;
+  uint32_t region_count = 0;
+  uint32_t region_payload = 0;  // bytes a region slot holds (a multiple of kCell)
   std::atomic<uint32_t> attached{0};     // ranks that have mapped it
   std::atomic<uint32_t> checked{0};      // ranks that have tested cross-memory attach
   std::atomic<uint32_t> cma_refused{0};  // some rank could not read a peer's memory
@@ -49,8 +66,10 @@ struct alignas(kCell) SegmentHeader {
 class Segment {
  public:
   // Before the start-up fence, on the node's first rank: creates the named segment sized for
-  // `local_size` ranks with rings of `ring_bytes` (a power of two, at least 4 KiB).
-  static Status create(const std::string& name, int local_size, size_t ring_bytes);
+  // `local_size` ranks with rings of `ring_bytes` (a power of two, at least 4 KiB), and
+  // `regions` regions whose slots hold `region_payload` bytes (rounded up to a cache line).
+  static Status create(const std::string& name, int local_size, size_t ring_bytes, int regions,
+                       size_t region_payload);
   // After the fence, on every local rank (`local` is its index among them): maps the segment,
   // waits until all local ranks have, tests cross-memory attach to the next one, and unlinks
   // the name. *out stays empty, with success, when the first rank could not create it (then
@@ -71,10 +90,24 @@ class Segment {
     return cells_ + ring_index(from, to) * ring_cells() * kCell;
   }
   CopySlot* copy_slot(int from, int to) const { return slots_ + ring_index(from, to); }
+  int region_count() const { return int(header_->region_count); }
+  size_t region_payload() const { return header_->region_payload; }
+  RegionHeader* region(int index) const {
+    return reinterpret_cast<RegionHeader*>(regions_ + size_t(index) * region_bytes());
+  }
+  // Rank `member`'s slot in region `index` for calls of `parity` (0 or 1); its payload follows.
+  RegionSlot* region_slot(int index, int member, int parity) const {
+    const size_t slot = kCell + region_payload();
+    return reinterpret_cast<RegionSlot*>(regions_ + size_t(index) * region_bytes() + kCell +
+                                         (size_t(member) * 2 + size_t(parity)) * slot);
+  }
 
  private:
   Segment() = default;
   size_t ring_index(int from, int to) const { return size_t(to) * header_->local_size + size_t(from); }
+  size_t region_bytes() const {
+    return kCell + size_t(header_->local_size) * 2 * (kCell + region_payload());
+  }
 
   unsigned char* base_ = nullptr;
   size_t bytes_ = 0;
@@ -83,6 +116,7 @@ class Segment {
   RingControl* rings_ = nullptr;
   CopySlot* slots_ = nullptr;
   unsigned char* cells_ = nullptr;
+  unsigned char* regions_ = nullptr;
 };
 
 }  // namespace weft::shm

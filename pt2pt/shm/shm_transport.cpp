@@ -81,6 +81,11 @@ void ShmTransport::ring_if_sleeping(int to) {
   if (peer->sleeping.load(std::memory_order_relaxed) != 0) doorbell_.ring(peer->pid);
 }
 
+void ShmTransport::wake_after_publishing(int local) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  ring_if_sleeping(local);
+}
+
 bool ShmTransport::write(int to, const Pending& p) {
   const void* payload = p.payload;
   size_t payload_bytes = p.kind == RecordKind::kEager ? size_t(p.bytes) : 0;

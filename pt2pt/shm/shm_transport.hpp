@@ -40,6 +40,14 @@ class ShmTransport final : public Transport {
     return size_t(peer) < local_of_.size() && local_of_[size_t(peer)] >= 0;
   }
   size_t eager_limit() const { return eager_limit_; }
+  // The node segment, and the index among the node's ranks of world rank `peer` (reaches it).
+  Segment& segment() const { return *segment_; }
+  int local_index(int peer) const { return local_of_[size_t(peer)]; }
+  int local_index() const { return me_; }
+  // After publishing something local rank `local` may sleep waiting for (not in a ring):
+  // rings its doorbell if it sleeps. The fence pairs with the sleeper's flag store in arm(),
+  // so either it sees what was published before it sleeps or its flag is seen here.
+  void wake_after_publishing(int local);
   // irecv whose delivery first asks `guard` (nullptr: none).
   Status irecv_guarded(void* buf, size_t len, uint64_t bits, uint64_t mask, Completion* c,
                        MatchGuard* guard);

@@ -18,10 +18,12 @@ namespace coll {
 struct NodeMap;  // coll/node_map.hpp
 class CallCache;  // coll/call_cache.hpp
 class NcclComm;   // coll/nccl_path.cpp
+struct RegionHold;  // coll/node_region.hpp
 }
 
 // State a communicator keeps for itself, made on first use and dropped with it: its prepared
-// collective calls (coll/call_cache.hpp) and its NCCL communicator (coll/nccl_path.hpp). A copy
+// collective calls (coll/call_cache.hpp), its NCCL communicator (coll/nccl_path.hpp) and its
+// node region (coll/node_region.hpp). A copy
 // of a communicator is another communicator: it starts without.
 template <typename T>
 struct CommOwned {
@@ -53,6 +55,8 @@ struct Comm {
   int ops_in_flight = 0;  // collectives running on it (they keep a freed communicator alive)
   CommOwned<coll::CallCache> prepared_calls;
   CommOwned<coll::NcclComm> nccl;  // or why NCCL cannot be used on it
+  // Its node region for collectives (coll/node_region.hpp): null until learnt.
+  CommOwned<coll::RegionHold> region;
   // MPIX_Stream_comm_create: a stream communicator, and the CUDA stream (a cudaStream_t; 0 is
   // the legacy default stream) its MPIX_*_enqueue calls follow, where the stream has one.
   bool has_stream = false, stream_is_cuda = false;

@@ -303,6 +303,7 @@ std::vector<RankState> set_up(const Problem& problem) {
   for (int r = 0; r < problem.size; ++r) {
     set_up_rank(problem, r, states[size_t(r)]);
     states[size_t(r)].args.nodes = nodes;
+    states[size_t(r)].args.region_bytes = problem.region_bytes;
   }
   return states;
 }

@@ -26,6 +26,7 @@ struct Problem {
   size_t segment_bytes = 64 * 1024;
   uint64_t seed = 1;
   std::vector<int> nodes;  // the node of each rank, for node-aware algorithms (empty: not known)
+  size_t region_bytes = 1 << 20;  // the node region's room per rank (coll/node_region.hpp)
   std::string describe() const;
   std::string nodes_text() const;  // " nodes=0,0,1" ("" without nodes)
 };

@@ -28,6 +28,25 @@ struct Queue {  // posted in order, matched from `head`
 // Stream (sender, receiver, lane) is number (sender * size + receiver) * lanes + lane.
 using Stream = size_t;
 
+// One rank's post in the node region of the simulated call, and the posts not yet made.
+struct RegionPost {
+  bool posted = false, started = false;
+  std::vector<unsigned char> data;
+  int readers_left = 0;
+};
+struct PendingPost {
+  int rank;
+  const void* buf;
+  size_t bytes;
+  Completion* c;
+};
+struct PendingFetch {
+  int peer;
+  void* buf;
+  size_t bytes;
+  Completion* c;
+};
+
 struct Fabric {
   int size = 1;
   size_t lanes = 1;
@@ -36,10 +55,36 @@ struct Fabric {
   std::vector<size_t> ready_at;  // position in `ready`, or SIZE_MAX
   std::mt19937_64 rng;
   bool eager = false;
+  std::vector<RegionPost> region;
+  std::vector<PendingPost> pending_posts;
 
   Fabric(int p, size_t lanes_used)
       : size(p), lanes(lanes_used), sends(size_t(p) * size_t(p) * lanes), recvs(sends.size()),
-        ready_at(sends.size(), SIZE_MAX) {}
+        ready_at(sends.size(), SIZE_MAX), region(size_t(p)) {}
+
+  // Makes a pending post: its data is read now.
+  void complete_post(const PendingPost& p) {
+    const auto* b = static_cast<const unsigned char*>(p.buf);
+    RegionPost& r = region[size_t(p.rank)];
+    r.data.assign(b, b + p.bytes);
+    r.posted = true;
+    p.c->done = true;
+  }
+  // Makes a random part of the pending posts, or all of them.
+  unsigned complete_posts(bool all) {
+    unsigned made = 0;
+    for (size_t i = 0; i < pending_posts.size();) {
+      if (all || rng() % 2 == 0) {
+        complete_post(pending_posts[i]);
+        pending_posts[i] = pending_posts.back();
+        pending_posts.pop_back();
+        ++made;
+      } else {
+        ++i;
+      }
+    }
+    return made;
+  }
   Stream stream(int from, int to, int lane) const {
     return (size_t(from) * size_t(size) + size_t(to)) * lanes + size_t(lane);
   }
@@ -98,9 +143,47 @@ class SimChannel final : public coll::Channel {
     return Status::success();
   }
 
+  Status start_post(const void* buf, size_t bytes, int readers, Completion* c) override {
+    RegionPost& r = fabric_->region[size_t(rank_)];
+    if (r.started) return Status::error(MPI_ERR_INTERN, "two posts in one call");
+    r.started = true;
+    r.readers_left = readers;
+    fabric_->pending_posts.push_back({rank_, buf, bytes, c});
+    if (fabric_->eager && fabric_->rng() % 2 == 0) fabric_->complete_posts(true);
+    return Status::success();
+  }
+
+  Status start_fetch(int peer, void* buf, size_t bytes, Completion* c) override {
+    fetches_.push_back({peer, buf, bytes, c});
+    return Status::success();
+  }
+
+  unsigned poll_region() override {
+    unsigned done = 0;
+    for (size_t i = 0; i < fetches_.size();) {
+      const PendingFetch f = fetches_[i];
+      RegionPost& r = fabric_->region[size_t(f.peer)];
+      if (!r.posted) {
+        ++i;
+        continue;
+      }
+      const size_t n = std::min(f.bytes, r.data.size());
+      if (n > 0) std::memcpy(f.buf, r.data.data(), n);
+      f.c->bytes = n;
+      f.c->error_class = r.data.size() > f.bytes ? MPI_ERR_TRUNCATE : 0;
+      f.c->done = true;
+      --r.readers_left;
+      fetches_[i] = fetches_.back();
+      fetches_.pop_back();
+      ++done;
+    }
+    return done;
+  }
+
  private:
   Fabric* fabric_;
   int rank_;
+  std::vector<PendingFetch> fetches_;
 };
 
 // Delivers the oldest send of `stream` into its oldest receive.
@@ -151,8 +234,9 @@ SimOutcome simulate(const std::vector<coll::Schedule>& schedules,
     bool all_done = true;
     for (const coll::Executor& e : executors) all_done &= e.done();
     if (all_done) break;
+    progress += fabric.complete_posts(false);
     if (fabric.ready.empty()) {
-      if (progress > 0) continue;
+      if (progress > 0 || fabric.complete_posts(true) > 0) continue;
       out.deadlock = true;
       return out;
     }
@@ -166,6 +250,13 @@ SimOutcome simulate(const std::vector<coll::Schedule>& schedules,
   }
   for (Stream s = 0; s < fabric.sends.size() && out.error.empty(); ++s) {
     if (!fabric.sends[s].empty()) out.error = "a message from " + fabric.describe(s) + " was never received";
+  }
+  for (int r = 0; r < p && out.error.empty(); ++r) {
+    const RegionPost& post = fabric.region[size_t(r)];
+    if (post.readers_left != 0) {
+      out.error = "rank " + std::to_string(r) + "'s post was fetched " +
+                  std::to_string(post.readers_left) + " times fewer than it said (negative: more)";
+    }
   }
   for (int r = 0; r < p && out.error.empty(); ++r) {
     const Status& s = executors[size_t(r)].status();

@@ -1,0 +1,35 @@
+// The node-region algorithms' shared pieces (coll/algorithms/region_parts.hpp).
+#include "coll/algorithms/region_parts.hpp"
+
+#include <vector>
+
+namespace weft::coll {
+
+bool region_takes(const CollArgs& a, size_t bytes_per_rank) {
+  return a.remote_size == 0 && a.size > 1 && a.region_bytes > 0 && bytes_per_rank <= a.region_bytes;
+}
+
+void fold_posts(const CollArgs& a, Schedule& s, StepId posted) {
+  // One slot per rank; slot r ends holding x0 op ... op xr.
+  const size_t n = a.bytes;
+  const BufRef slots = s.scratch(size_t(a.size) * n);
+  auto slot = [&](int r) { return slots.at(size_t(r) * n); };
+  std::vector<StepId> arrived(size_t(a.size));
+  for (int r = 0; r < a.size; ++r)
+    arrived[size_t(r)] = r == a.rank ? s.copy(send_buf(), slot(r), n) : s.fetch(r, slot(r), n);
+  StepId folded = arrived[0];
+  for (int r = 1; r < a.size; ++r)
+    folded = s.reduce(slot(r - 1), slot(r), n, {folded, arrived[size_t(r)]});
+  s.copy(slot(a.size - 1), recv_buf(), n, {folded, posted});
+}
+
+Cost fold_cost(const CollArgs& a) {
+  const double p = a.size, n = double(a.bytes);
+  Cost c;
+  c.syncs = 1;
+  c.bytes = (p + 1) * n;  // the others' posts fetched, the own input and the result copied
+  c.reduced = (p - 1) * n;
+  return c;
+}
+
+}  // namespace weft::coll

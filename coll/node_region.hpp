@@ -1,0 +1,70 @@
+// A communicator's node region: one of the regions of the node's shared-memory segment
+// (pt2pt/shm/segment.hpp), held by a communicator whose ranks all share that segment, through
+// which its node-region collectives (coll/algorithms/*_shm.cpp) post and fetch data without
+// messages. Every rank has two slots, one per parity of the call's number: a post of call k
+// waits until every fetcher of call k-2 has copied out, a fetch of call k waits for the slot to
+// name call k (the number with the run's count above it: persistent calls run many times). The communicator's rank 0 claims a free region at its first blocking collective and tells
+// the others which (learn_region); the last rank to let go frees it. Posting wakes sleeping
+// peers through their doorbells (pt2pt/shm/doorbell.hpp), so waits may block as in
+// point-to-point. Threading: a communicator's calls, like the transport, one thread at a time.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "runtime/comm/comm.hpp"
+#include "runtime/status.hpp"
+
+namespace weft {
+namespace shm {
+class ShmTransport;
+}
+
+namespace coll {
+
+class NodeRegion {
+ public:
+  // Adopts region `index` of `node`'s segment for the communicator whose ranks are the world
+  // ranks `members` (all reached through `node`); `rank` is this rank's among them.
+  NodeRegion(shm::ShmTransport* node, int index, int rank, const std::vector<int>& members);
+  ~NodeRegion();  // lets go of it; the last member frees it
+  NodeRegion(const NodeRegion&) = delete;
+  NodeRegion& operator=(const NodeRegion&) = delete;
+
+  // The most bytes one post can hold.
+  size_t capacity() const { return capacity_; }
+  // Posts `bytes` of `buf` as this rank's post in call `call` (a call number in the low 32
+  // bits, the run above them, never 0), for `readers` ranks to fetch; false (nothing done) while
+  // the slot of the call's parity still waits for fetchers.
+  bool try_post(uint64_t call, const void* buf, size_t bytes, int readers);
+  // Copies rank `member`'s post in call `call` to `buf` (at most `room` bytes); false until it
+  // has posted. *posted: the bytes it posted.
+  bool try_fetch(int member, uint64_t call, void* buf, size_t room, size_t* posted);
+
+ private:
+  shm::ShmTransport* node_;
+  int index_, rank_;
+  size_t capacity_;
+  std::vector<int> locals_;  // the node index of each rank of the communicator
+};
+
+// What a communicator keeps about its region: learnt or not, and the region if it has one.
+struct RegionHold {
+  std::unique_ptr<NodeRegion> region;
+};
+
+// Learns comm's region unless already known: nothing (and nothing exchanged) where the
+// communicator is an intercommunicator or internal, has one rank, has a rank this rank does
+// not reach through the node's segment, or WEFT_SHM_COLL=0; otherwise its rank 0 claims a free
+// region and broadcasts its number (none left: -1). Every member calls it at the same point,
+// so it runs at blocking collectives (coll::run_blocking).
+Status learn_region(Comm& comm);
+
+// The room a call on `comm` has in its region (CollArgs::region_bytes): 0 without one.
+inline size_t region_room(const Comm& comm) {
+  const RegionHold* hold = comm.region.held.get();
+  return hold != nullptr && hold->region != nullptr ? hold->region->capacity() : 0;
+}
+
+}  // namespace coll
+}  // namespace weft
