@@ -115,4 +115,37 @@ double reduce_seconds_per_byte(MPI_Datatype type, size_t bytes, int repetitions)
   return *std::min_element(times.begin(), times.end()) / double(size_t(count) * elem);
 }
 
+double region_handover_seconds(MPI_Comm pair, int repetitions) {
+  int rank = 0;
+  MPI_Comm_rank(pair, &rank);
+  // How many broadcasts took the region: the MPI_T counter of the shm algorithm's calls.
+  int provided = 0, index = -1, count = 0;
+  MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+  MPI_T_pvar_session session;
+  MPI_T_pvar_handle counter = MPI_T_PVAR_HANDLE_NULL;
+  MPI_T_pvar_session_create(&session);
+  if (MPI_T_pvar_get_index("coll_bcast_shm_calls", MPI_T_PVAR_CLASS_COUNTER, &index) ==
+      MPI_SUCCESS)
+    MPI_T_pvar_handle_alloc(session, index, nullptr, &counter, &count);
+  constexpr long kCalls = 2000;
+  char byte[8] = {};
+  MPI_Barrier(pair);  // the first blocking call claims the region
+  std::vector<double> runs;
+  for (int r = 0; r < repetitions; ++r) {
+    MPI_Barrier(pair);
+    const double start = MPI_Wtime();
+    for (long k = 0; k < kCalls; ++k) MPI_Bcast(byte, sizeof byte, MPI_CHAR, int(k % 2), pair);
+    runs.push_back((MPI_Wtime() - start) / kCalls);
+  }
+  unsigned long long through_region = 0;
+  if (counter != MPI_T_PVAR_HANDLE_NULL) {
+    MPI_T_pvar_read(session, counter, &through_region);
+    MPI_T_pvar_handle_free(session, &counter);
+  }
+  MPI_T_pvar_session_free(&session);
+  MPI_T_finalize();
+  if (rank != 0 || through_region < (unsigned long long)(kCalls) * repetitions) return -1;
+  return *std::min_element(runs.begin(), runs.end());
+}
+
 }  // namespace weft::tune

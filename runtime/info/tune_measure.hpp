@@ -44,6 +44,13 @@ class PingPong {
 // vector of `bytes`: the fastest of `repetitions` calls after a warm-up.
 double reduce_seconds_per_byte(MPI_Datatype type, size_t bytes, int repetitions);
 
+// Node-region hand-over time (alpha_region_us): on `pair` (ranks 0 and 1 of one node), 8 B
+// broadcasts with alternating roots, each one post seen by the other rank, through the
+// communicator's node region (the process set WEFT_BCAST_ALGORITHM=shm before MPI_Init). Both
+// ranks call it; rank 0 gets the best of `repetitions` runs in seconds per broadcast, or -1
+// when the broadcasts did not go through a region (no shared memory, or regions off).
+double region_handover_seconds(MPI_Comm pair, int repetitions);
+
 // The middle value (the mean of the two middle ones for an even count); 0 for none.
 double median(std::vector<double> values);
 
