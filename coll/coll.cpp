@@ -81,6 +81,16 @@ Status CommChannel::start_fetch(int peer, void* buf, size_t bytes, Completion* c
   return Status::success();
 }
 
+bool CommChannel::region_ready() const {
+  const NodeRegion* region = comm_->region.held->region.get();
+  for (const RegionWait& w : region_waits_) {
+    if (w.post ? region->can_post(region_call())
+               : region->has_posted(w.peer_or_readers, region_call()))
+      return true;
+  }
+  return false;
+}
+
 unsigned CommChannel::poll_region() {
   unsigned done = 0;
   for (size_t i = 0; i < region_waits_.size();) {
@@ -249,12 +259,7 @@ Status run_to_completion(CollOp& op, Comm& comm, CallSpec& spec) {
 }
 
 Status run_blocking(Comm& comm, CallSpec& spec) {
-  // The first blocking call on a communicator: its region (where all its ranks share this
-  // node's segment), then its node map (where it may span nodes). In that order, so that no
-  // exchange of learn_nodes, which gives its call number back to this call, goes through the
-  // region: a region post is known by its call's number, which must not come twice.
-  WEFT_TRY(learn_region(comm));
-  WEFT_TRY(learn_nodes(comm));
+  WEFT_TRY(learn_nodes(comm));  // the first blocking call on a communicator that may span nodes
   wait_state::note_collective(comm, comm.coll_seq + 1);  // the number the call will take
   WEFT_TRY(check_matching_calls(comm, spec));
   complete_args(comm, spec);

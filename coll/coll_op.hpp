@@ -28,6 +28,7 @@ class CommChannel final : public Channel {
   Status start_post(const void* buf, size_t bytes, int readers, Completion* c) override;
   Status start_fetch(int peer, void* buf, size_t bytes, Completion* c) override;
   unsigned poll_region() override;
+  bool region_ready() const override;
 
  private:
   // A post or fetch that could not complete when started.
@@ -80,6 +81,7 @@ class CollOp final : public Activity {
 
   unsigned advance() override;
   bool finished() const override { return finished_; }
+  bool ready_without_messages() const override { return !finished_ && executor_.region_ready(); }
   // The first error: of the run, or of moving data to or from device memory around it.
   Status outcome() const override { return staging_.ok() ? executor_.status() : staging_; }
   Status restart() override;

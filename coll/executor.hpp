@@ -31,6 +31,8 @@ class Channel {
   virtual Status start_fetch(int peer, void* buf, size_t bytes, Completion* c);
   // Completes the posts and fetches that can now complete; returns how many did.
   virtual unsigned poll_region() { return 0; }
+  // Whether poll_region would complete one now (read only).
+  virtual bool region_ready() const { return false; }
 };
 
 // The user's buffers behind Buf::kSend and Buf::kRecv, and whether they lie in GPU memory
@@ -60,6 +62,10 @@ class Executor {
   // Starts ready steps and reaps finished messages; returns how many steps completed.
   unsigned advance();
   bool done() const { return completed_ == total_; }
+  // Whether a post or fetch in flight could complete now (read only).
+  bool region_ready() const {
+    return uses_region_ && channel_ != nullptr && channel_->region_ready();
+  }
   // The first error met (the run continues to the end so that no peer waits forever).
   const Status& status() const { return status_; }
   // Bytes of (host) scratch memory it keeps for the next run.

@@ -79,6 +79,16 @@ bool NodeRegion::try_fetch(int member, uint64_t call, void* buf, size_t room, si
   return true;
 }
 
+bool NodeRegion::can_post(uint64_t call) const {
+  const shm::RegionSlot* slot = node_->segment().region_slot(index_, rank_, int(call & 1));
+  return slot->readers_left.load(std::memory_order_acquire) == 0;
+}
+
+bool NodeRegion::has_posted(int member, uint64_t call) const {
+  const shm::RegionSlot* slot = node_->segment().region_slot(index_, member, int(call & 1));
+  return slot->call.load(std::memory_order_acquire) == call;
+}
+
 Status learn_region(Comm& comm) {
   if (comm.region.held != nullptr) return Status::success();
   comm.region.held = std::make_shared<RegionHold>();  // also while the broadcast below runs

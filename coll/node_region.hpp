@@ -3,9 +3,10 @@
 // which its node-region collectives (coll/algorithms/*_shm.cpp) post and fetch data without
 // messages. Every rank has two slots, one per parity of the call's number: a post of call k
 // waits until every fetcher of call k-2 has copied out, a fetch of call k waits for the slot to
-// name call k (the number with the run's count above it: persistent calls run many times). The communicator's rank 0 claims a free region at its first blocking collective and tells
-// the others which (learn_region); the last rank to let go frees it. Posting wakes sleeping
-// peers through their doorbells (pt2pt/shm/doorbell.hpp), so waits may block as in
+// name call k (the number with the run's count above it: persistent calls run many times).
+// The communicator's rank 0 claims a free region at the program's first blocking collective on
+// it and tells the others which (learn_region); the last rank to let go frees it. Posting wakes
+// sleeping peers through their doorbells (pt2pt/shm/doorbell.hpp), so waits may block as in
 // point-to-point. Threading: a communicator's calls, like the transport, one thread at a time.
 #pragma once
 #include <cstdint>
@@ -40,6 +41,9 @@ class NodeRegion {
   // Copies rank `member`'s post in call `call` to `buf` (at most `room` bytes); false until it
   // has posted. *posted: the bytes it posted.
   bool try_fetch(int member, uint64_t call, void* buf, size_t room, size_t* posted);
+  // Whether try_post and try_fetch would succeed now (read only).
+  bool can_post(uint64_t call) const;
+  bool has_posted(int member, uint64_t call) const;
 
  private:
   shm::ShmTransport* node_;
@@ -56,8 +60,8 @@ struct RegionHold {
 // Learns comm's region unless already known: nothing (and nothing exchanged) where the
 // communicator is an intercommunicator or internal, has one rank, has a rank this rank does
 // not reach through the node's segment, or WEFT_SHM_COLL=0; otherwise its rank 0 claims a free
-// region and broadcasts its number (none left: -1). Every member calls it at the same point,
-// so it runs at blocking collectives (coll::run_blocking).
+// region and broadcasts its number (none left: -1). Every member calls it at the same point:
+// the program's blocking collectives (runtime/c_api/coll_call.cpp launch), before the call.
 Status learn_region(Comm& comm);
 
 // The room a call on `comm` has in its region (CollArgs::region_bytes): 0 without one.

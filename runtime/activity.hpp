@@ -14,6 +14,10 @@ class Activity {
   // Makes what progress it can without blocking; returns how many steps completed.
   virtual unsigned advance() = 0;
   virtual bool finished() const = 0;
+  // Whether advance() would now progress on something the transport does not announce (a post
+  // in a node region, coll/node_region.hpp): asked, without side effects, after the transport
+  // is armed and before the wait blocks.
+  virtual bool ready_without_messages() const { return false; }
   // The error it finished with, if any (meaningful once finished).
   virtual Status outcome() const = 0;
   // Runs again from the start (persistent requests, MPI_Start).

@@ -100,9 +100,15 @@ class Progress {
   }
 
   // Prepares to block: true if nothing is pending. After the transport has marked this rank
-  // as sleeping, the activities look once more: a collective may wait for a post in a node
-  // region (coll/node_region.hpp), whose poster rings the doorbell only if it saw the mark.
-  bool arm() { return transport_->arm() && advance_activities() == 0; }
+  // as sleeping, the activities look once more (read only): a collective may wait for a post
+  // in a node region (coll/node_region.hpp), whose poster rings the doorbell only if it saw
+  // the mark. (Advancing them here could poll the transport, which takes the mark away.)
+  bool arm() {
+    if (!transport_->arm()) return false;
+    for (const Activity* a : active_)
+      if (a->ready_without_messages()) return false;
+    return true;
+  }
 
   // Advances every activity and forgets the finished ones (whose owners may free them as soon
   // as the wait returns).

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "coll/node_region.hpp"
 #include "runtime/datatype/datatype.hpp"
 
 namespace weft::capi {
@@ -12,7 +13,15 @@ namespace weft::capi {
 int launch(const char* fn, MPI_Comm comm, Comm& c, coll::CallSpec& spec, Form form,
            MPI_Request* request) {
   if (world().check_collectives) std::snprintf(spec.label.fn, sizeof spec.label.fn, "%s", fn);
-  if (form == Form::kBlocking) return report(comm, fn, coll::run_blocking(c, spec));
+  if (form == Form::kBlocking) {
+    // The first blocking collective the program makes on a communicator learns its node region
+    // (not the library's own exchanges, which a call that fails on bad arguments may leave
+    // unmatched on some ranks). Before run_blocking's learn_nodes, whose exchange gives its call
+    // number back: a region post is known by its call's number, which must not come twice.
+    Status s = coll::learn_region(c);
+    if (s.ok()) s = coll::run_blocking(c, spec);
+    return report(comm, fn, s);
+  }
   WEFT_CHECK(comm, fn, check_not_null(request, "request"));
   Request* r = nullptr;
   Status s = form == Form::kNonblocking ? coll::start_nonblocking(c, spec, &r)
