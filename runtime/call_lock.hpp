@@ -17,6 +17,8 @@
 #include <atomic>
 #include <mutex>
 
+#include "runtime/tools/events.hpp"
+
 namespace weft {
 class Transport;
 
@@ -63,10 +65,13 @@ class CallGuard {
     held_ = true;
   }
   ~CallGuard() {
-    if (--depth_ == 0 && held_) {
+    if (--depth_ != 0) return;
+    if (held_) {
       held_ = false;
       call_lock::unlock();
     }
+    // MPI_T events whose callbacks could not run where they were raised run here.
+    tools::end_of_call_events();
   }
   CallGuard(const CallGuard&) = delete;
   CallGuard& operator=(const CallGuard&) = delete;
