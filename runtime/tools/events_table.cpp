@@ -2,7 +2,6 @@
 // one event source "weft" and its clock, and the enumeration weft_coll_algorithm that names the
 // algorithm of a coll_algorithm event.
 #include <cstddef>
-#include <cstring>
 #include <ctime>
 #include <string>
 #include <vector>
@@ -122,13 +121,7 @@ int event_get_info(int index, char* name, int* name_len, int* verbosity,
 }
 
 int event_get_index(const char* name, int* index) {
-  if (name == nullptr || index == nullptr) return MPI_T_ERR_INVALID;
-  for (int i = 0; i < event_count(); ++i)
-    if (std::strcmp(types()[i].name, name) == 0) {
-      *index = i;
-      return MPI_SUCCESS;
-    }
-  return MPI_T_ERR_INVALID_NAME;
+  return index_by_name(name, event_count(), [](int i) { return types()[i].name; }, index);
 }
 
 int64_t source_timestamp() {

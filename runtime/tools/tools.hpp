@@ -2,6 +2,7 @@
 // return code (MPI_SUCCESS or MPI_T_ERR_*); none calls an error handler.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -32,6 +33,11 @@ int finalize();
 // Copies `s` into `out` of *len characters (truncating, NUL-terminated) and sets *len to the
 // characters written with the NUL; with `out` NULL or *len 0, sets *len to the length needed.
 void copy_string(const std::string& s, char* out, int* len);
+
+// The *_get_index rule: *index = the first i below `count` whose name_of(i) is `name`, else
+// MPI_T_ERR_INVALID_NAME; MPI_T_ERR_INVALID for a NULL argument.
+int index_by_name(const char* name, int count, const std::function<const char*(int)>& name_of,
+                  int* index);
 
 // Control variables.
 int cvar_count();

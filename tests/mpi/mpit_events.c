@@ -304,27 +304,44 @@ static void on_blocked(MPI_T_event_instance inst, MPI_T_event_registration reg,
   CHECK(MPI_T_event_get_timestamp(inst, &g_blocked_at) == MPI_SUCCESS);
 }
 
-/* A receive whose message comes 100 ms late spins WEFT_SPIN_US, then sleeps: the event says
- * how long, within the time the receive took. */
+/* A receive whose message comes 300 ms late spins WEFT_SPIN_US, then sleeps: the event says how
+ * long, within the time the receive took, and the same as the wait_blocked_time timer gained. */
 static void check_blocked(int rank) {
   check_context("wait_blocked");
   MPI_T_event_registration reg = alloc(g_event_blocked, NULL, MPI_INFO_NULL);
   CHECK(MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_MPI_RESTRICTED, MPI_INFO_NULL, NULL,
                                       on_blocked) == MPI_SUCCESS);
+  int timer = -1, count = 0;
+  CHECK(MPI_T_pvar_get_index("wait_blocked_time", MPI_T_PVAR_CLASS_TIMER, &timer) == MPI_SUCCESS);
+  MPI_T_pvar_session session;
+  MPI_T_pvar_handle handle;
+  CHECK(MPI_T_pvar_session_create(&session) == MPI_SUCCESS);
+  CHECK(MPI_T_pvar_handle_alloc(session, timer, NULL, &handle, &count) == MPI_SUCCESS);
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   int v = 0;
   if (rank == 0) {
-    usleep(100000);
+    usleep(300000);
     CHECK_MPI(MPI_Send(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD));
   } else if (rank == 1) {
     g_blocked_ns = -1;
     MPI_Count start, end;
+    CHECK(MPI_T_pvar_start(session, handle) == MPI_SUCCESS);
     CHECK(MPI_T_source_get_timestamp(0, &start) == MPI_SUCCESS);
     CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     CHECK(MPI_T_source_get_timestamp(0, &end) == MPI_SUCCESS);
-    CHECK(g_blocked_ns > 10000000 && g_blocked_ns <= end - start);
-    CHECK(g_blocked_at > start + g_blocked_ns - 1 && g_blocked_at <= end);
+    CHECK(MPI_T_pvar_stop(session, handle) == MPI_SUCCESS);
+    double blocked_s = -1;
+    CHECK(MPI_T_pvar_read(session, handle, &blocked_s) == MPI_SUCCESS);
+    snprintf(check_context_, sizeof check_context_,
+             "wait_blocked: the event says %lld ns blocked at %lld, the receive ran %lld to %lld, "
+             "the timer gained %.0f ns",
+             g_blocked_ns, (long long)g_blocked_at, (long long)start, (long long)end,
+             blocked_s * 1e9);
+    CHECK(g_blocked_ns > 0 && g_blocked_ns <= end - start);
+    CHECK(g_blocked_at >= start + g_blocked_ns && g_blocked_at <= end);
+    CHECK(blocked_s * 1e9 > g_blocked_ns - 1000 && blocked_s * 1e9 < g_blocked_ns + 1000);
   }
+  CHECK(MPI_T_pvar_session_free(&session) == MPI_SUCCESS);
   free_registration(reg, 32);
 }
 
