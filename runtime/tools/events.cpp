@@ -110,6 +110,7 @@ void raise(EventKind kind, uint32_t context, bool has_context, const void* data,
   std::vector<std::pair<Registration*, int>> now;
   {
     std::lock_guard<std::mutex> hold(mutex());
+    if (!initialized()) return;  // after the last MPI_T_finalize nothing is delivered
     for (Registration* r : registrations()) {
       if (r->event != int(kind) || (r->bound && has_context && r->context != context)) continue;
       if (const int level = level_for(*r, required); level >= 0) {
@@ -161,6 +162,7 @@ void deliver_buffered_events() {
   {
     std::lock_guard<std::mutex> hold(mutex());
     g_events_buffered.store(false, std::memory_order_relaxed);
+    if (!initialized()) return;
     for (Registration* r : registrations()) {
       if (r->buffered.empty() && r->dropped == 0) continue;
       ++r->in_flight;
