@@ -1,8 +1,10 @@
 // MPI_T events, event sources and enumerations (MPI 4.1 §15.3.8, §15.3.5): the C entry points of
 // runtime/tools/events*.cpp. Registrations bound to a communicator and the hints of info objects
 // reach library state, so those calls hold the call lock first, then the tools lock.
+#include <cstdlib>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"

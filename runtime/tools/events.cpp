@@ -89,13 +89,14 @@ void finish_delivery(Registration* r, int level) {
   delete r;
 }
 
-// Runs `r`'s callback of `level` on `inst`, which is valid for MPI_T_event_* meanwhile.
-void run_callback(Registration* r, int level, const weft_t_event_instance& inst) {
+// Runs callback `cb` (of `level`, copied under the lock) of `r` on `inst`, which is valid for
+// MPI_T_event_* meanwhile.
+void run_callback(Registration* r, int level, Registration::Callback cb,
+                  const weft_t_event_instance& inst) {
   {
     std::lock_guard<std::mutex> hold(mutex());
     live_instances().insert(&inst);
   }
-  const auto& cb = r->callbacks[level];
   cb.fn(const_cast<weft_t_event_instance*>(&inst), r, MPI_T_cb_safety(level), cb.user_data);
   std::lock_guard<std::mutex> hold(mutex());
   live_instances().erase(&inst);
@@ -107,7 +108,12 @@ void raise(EventKind kind, uint32_t context, bool has_context, const void* data,
   const int required = call_lock::g_needed.load(std::memory_order_relaxed) != 0
                            ? MPI_T_CB_REQUIRE_THREAD_SAFE
                            : MPI_T_CB_REQUIRE_MPI_RESTRICTED;
-  std::vector<std::pair<Registration*, int>> now;
+  struct Call {
+    Registration* r;
+    int level;
+    Registration::Callback cb;
+  };
+  std::vector<Call> now;
   {
     std::lock_guard<std::mutex> hold(mutex());
     if (!initialized()) return;  // after the last MPI_T_finalize nothing is delivered
@@ -115,7 +121,7 @@ void raise(EventKind kind, uint32_t context, bool has_context, const void* data,
       if (r->event != int(kind) || (r->bound && has_context && r->context != context)) continue;
       if (const int level = level_for(*r, required); level >= 0) {
         ++r->in_flight;
-        now.emplace_back(r, level);
+        now.push_back({r, level, r->callbacks[level]});
       } else if (level_for(*r, MPI_T_CB_REQUIRE_NONE) >= 0) {
         if (r->buffered.size() < r->capacity)
           r->buffered.push_back(inst);
@@ -125,9 +131,9 @@ void raise(EventKind kind, uint32_t context, bool has_context, const void* data,
       }
     }
   }
-  for (auto [r, level] : now) {
-    run_callback(r, level, inst);
-    finish_delivery(r, level);
+  for (const Call& c : now) {
+    run_callback(c.r, c.level, c.cb, inst);
+    finish_delivery(c.r, c.level);
   }
 }
 
@@ -154,7 +160,9 @@ void raise_wait_blocked(const WaitBlockedData& d) {
 void deliver_buffered_events() {
   struct Batch {
     Registration* r;
-    int level;
+    int level;  // of the callback that runs, -1 for none
+    Registration::Callback cb;
+    MPI_T_event_dropped_cb_function* dropped_handler;
     uint64_t dropped;
     std::deque<weft_t_event_instance> events;
   };
@@ -166,17 +174,18 @@ void deliver_buffered_events() {
     for (Registration* r : registrations()) {
       if (r->buffered.empty() && r->dropped == 0) continue;
       ++r->in_flight;
-      batches.push_back({r, level_for(*r, MPI_T_CB_REQUIRE_NONE), r->dropped, {}});
+      const int level = level_for(*r, MPI_T_CB_REQUIRE_NONE);
+      batches.push_back({r, level, level >= 0 ? r->callbacks[level] : Registration::Callback{},
+                         r->dropped_handler, r->dropped, {}});
       batches.back().events.swap(r->buffered);
       r->dropped = 0;
     }
   }
   for (Batch& b : batches) {
-    if (b.dropped > 0 && b.r->dropped_handler && b.level >= 0)
-      b.r->dropped_handler(MPI_Count(b.dropped), b.r, 0, MPI_T_cb_safety(b.level),
-                           b.r->callbacks[b.level].user_data);
+    if (b.dropped > 0 && b.dropped_handler && b.level >= 0)
+      b.dropped_handler(MPI_Count(b.dropped), b.r, 0, MPI_T_cb_safety(b.level), b.cb.user_data);
     for (const weft_t_event_instance& inst : b.events)
-      if (b.level >= 0) run_callback(b.r, b.level, inst);
+      if (b.level >= 0) run_callback(b.r, b.level, b.cb, inst);
     finish_delivery(b.r, b.level < 0 ? MPI_T_CB_REQUIRE_NONE : b.level);
   }
 }
