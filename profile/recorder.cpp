@@ -21,23 +21,6 @@ Logs& logs() {
   return l;
 }
 
-// Fibonacci hashing of the address (Knuth, TAOCP vol. 3, 6.4) to a slot; a few probes, then the
-// call is counted among the unplaced ones.
-SiteStats& site_of(ThreadLog& log, const void* address, uint32_t function) {
-  constexpr int kProbes = 8;
-  const uint64_t hash = (uint64_t(uintptr_t(address)) ^ function) * 0x9E3779B97F4A7C15ull;
-  for (int probe = 0; probe < kProbes; ++probe) {
-    SiteStats& s = log.sites[((hash >> 54) + probe) & (kSiteSlots - 1)];
-    if (s.address == address && s.function == function) return s;
-    if (s.address == nullptr) {
-      s.address = address;
-      s.function = function;
-      return s;
-    }
-  }
-  return log.unplaced_sites;
-}
-
 }  // namespace
 
 // Uniform in 1 .. 2 * kSampleEvery - 1, from Marsaglia's xorshift64 (J. Stat. Softw. 8(14),
@@ -71,18 +54,8 @@ std::vector<const ThreadLog*> all_thread_logs() {
   return out;
 }
 
-void end_call(FunctionId function, Tick start, Tick end, const void* site, uint64_t bytes,
-              int peer) {
-  ThreadLog& log = *t_log;
-  FunctionStats& f = log.functions[function];
-  SiteStats& s = site_of(log, site, function);
-  const bool outermost = --t_depth == 0;
-  ++s.calls;
-  f.bytes += bytes;
-  if (start == 0) {  // a sampled call that was not timed
-    ++f.calls;
-    return;
-  }
+void end_timed_call(ThreadLog& log, FunctionStats& f, SiteStats& s, bool outermost,
+                    FunctionId function, Tick start, Tick end, uint64_t bytes, int peer) {
   const Tick ticks = end - start;
   // A timed call past the exact ones stands for the calls of its gap (timed()).
   const Tick weighted = f.calls < kExactCalls || g_profile.trace ? ticks : ticks * kSampleEvery;

@@ -115,9 +115,42 @@ uint32_t next_gap(ThreadLog& log);
 // The end of a call begun at `start`: the clock, or 0 for an untimed call.
 inline Tick end_of(Tick start) { return start != 0 ? now() : 0; }
 
-// Counts the call; start and end are 0 for an untimed call.
-void end_call(FunctionId function, Tick start, Tick end, const void* site, uint64_t bytes,
-              int peer);
+// Fibonacci hashing of the address (Knuth, TAOCP vol. 3, 6.4) to a slot; a few probes, then the
+// call is counted among the unplaced ones.
+inline SiteStats& site_of(ThreadLog& log, const void* address, uint32_t function) {
+  constexpr int kProbes = 8;
+  const uint64_t hash = (uint64_t(uintptr_t(address)) ^ function) * 0x9E3779B97F4A7C15ull;
+  for (int probe = 0; probe < kProbes; ++probe) {
+    SiteStats& s = log.sites[((hash >> 54) + probe) & (kSiteSlots - 1)];
+    if (s.address == address && s.function == function) return s;
+    if (s.address == nullptr) {
+      s.address = address;
+      s.function = function;
+      return s;
+    }
+  }
+  return log.unplaced_sites;
+}
+
+// The part of end_call for a timed call: its time, and its trace event.
+void end_timed_call(ThreadLog& log, FunctionStats& f, SiteStats& s, bool outermost,
+                    FunctionId function, Tick start, Tick end, uint64_t bytes, int peer);
+
+// Counts the call; start and end are 0 for an untimed call. Inline: that is most calls.
+[[gnu::always_inline]] inline void end_call(FunctionId function, Tick start, Tick end,
+                                            const void* site, uint64_t bytes, int peer) {
+  ThreadLog& log = *t_log;
+  FunctionStats& f = log.functions[function];
+  SiteStats& s = site_of(log, site, function);
+  const bool outermost = --t_depth == 0;
+  ++s.calls;
+  f.bytes += bytes;
+  if (start == 0) {  // a sampled call that was not timed
+    ++f.calls;
+    return;
+  }
+  end_timed_call(log, f, s, outermost, function, start, end, bytes, peer);
+}
 
 // Counts a message of `bytes` to world rank `world_peer` (or outside the world when negative).
 void note_traffic(int world_peer, uint64_t bytes);
