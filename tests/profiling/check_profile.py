@@ -4,7 +4,7 @@ its communication matrix, the late barrier's time and the call site it names, th
 self-contained, the same matrix), and the trace (valid JSON, every call once); then again with a
 trace budget of 10 events per rank, which must keep 10 and count the rest as dropped; and with
 WEFT_PROFILE=summary alone, where only a sample of a function's many calls is timed, the estimated
-time of 20000 MPI_Iprobe calls against the time the program's loop of them took.
+time of 20000 MPI_Iprobe calls against the time rank 0's loop of them took.
 Usage: check_profile.py WEFTRUN PROFILED_APP NRANKS"""
 import json
 import os
@@ -65,19 +65,20 @@ def check_matrix(report, did_matrix):
 
 
 def check_loop_time(report, stdout):
-    """The report's total time of MPI_Iprobe, all timed or estimated from a sample, must be most
-    of the time the program's loops of it took (the rest is the loop and the wrapper). A sampled
-    call that the machine's load preempted counts 16 times, so on an oversubscribed machine the
-    estimate may overshoot by 16 times the longest call (the report's max) on each rank; beyond
-    that it would mean weights applied where they do not belong."""
+    """The report's total time of MPI_Iprobe, all timed or estimated from a sample, against the
+    time rank 0's loop of it took: a cheap call, so the loop and the wrapper are about half of
+    that. The machine's load moves it too: a sampled call that was preempted counts 16 times,
+    one that was not timed not at all, so the estimate may overshoot by 16 times the longest call
+    (the report's max) or fall short by a preemption. The bounds catch weights that are missing
+    (the total would be 1024 calls and a 16th of the rest, 11% of it) or misplaced."""
     looped_ns = sum(float(line.split()[2]) for line in stdout.splitlines()
                     if line.startswith("looped "))
     row = next(line.split() for line in report_section(report, "MPI function")
                if line.startswith("MPI_Iprobe "))
     total_ns, max_ns = float(row[3]) * 1e6, float(row[5]) * 1e3
-    if not 0.4 * looped_ns <= total_ns <= 1.1 * looped_ns + 16 * nranks * max_ns:
+    if not 0.2 * looped_ns <= total_ns <= 1.1 * looped_ns + 16 * max_ns:
         fail(f"MPI_Iprobe: the report says {total_ns / 1e6:.3f} ms in all (longest call "
-             f"{max_ns / 1e3:.1f} us), the loops of it took {looped_ns / 1e6:.3f} ms")
+             f"{max_ns / 1e3:.1f} us), rank 0's loop of it took {looped_ns / 1e6:.3f} ms")
 
 
 def check_ranks_and_sites(report, source):
