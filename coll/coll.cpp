@@ -14,6 +14,7 @@
 #include "pt2pt/pt2pt.hpp"
 #include "runtime/comm/nodes.hpp"
 #include "runtime/config.hpp"
+#include "runtime/tools/events.hpp"
 #include "runtime/wait_state.hpp"
 #include "runtime/world.hpp"
 
@@ -143,7 +144,10 @@ size_t CollOp::retained_bytes() const {
 void CollOp::start() {
   finished_ = false;
   channel_.begin_run();
-  if (calls_ != nullptr) calls_->add(1);
+  if (calls_ != nullptr) {
+    calls_->add(1);
+    tools::coll_algorithm_event(*algorithm_, spec_.args, comm_->context);
+  }
   ++comm_->ops_in_flight;
   Binding binding = spec_.binding;
   staging_ = Status::success();

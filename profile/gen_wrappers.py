@@ -56,9 +56,9 @@ def body(fn, api):
     if fn.name in FORGET:  # also while not recording: a cache must never outlive its handle
         lines.append(f"  {FORGET[fn.name]};")
     lines.append(f"  if (!recording()) return {call};")
-    lines.append("  const Tick weft_start = begin_call();")
+    lines.append(f"  const Tick weft_start = begin_call(k{fn.name});")
     lines.append(f"  const {fn.ret} weft_result = {call};")
-    lines.append("  const Tick weft_end = now();")
+    lines.append("  const Tick weft_end = end_of(weft_start);")
     ok = "weft_result == MPI_SUCCESS" if fn.ret == "int" else "true"
     bytes_expr = byte_count(fn)
     lines.append(f"  const uint64_t weft_bytes = {f'{ok} ? {bytes_expr} : 0' if bytes_expr else '0'};")

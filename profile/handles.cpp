@@ -14,12 +14,6 @@
 namespace weft::profile {
 namespace {
 
-// Datatype sizes, direct-mapped by handle: an entry is (handle + 1) << 32 | size, 0 when empty.
-constexpr int kSizeSlots = 1024;
-std::atomic<uint64_t> g_sizes[kSizeSlots];
-
-bool cacheable(MPI_Datatype datatype) { return datatype >= 0 && datatype < INT32_MAX; }
-
 // MPI_Type_size without the error handler: a handle the call ignored may be anything, and a
 // datatype error would otherwise reach MPI_COMM_SELF's handler, fatal by default.
 MPI_Count quiet_type_size(MPI_Datatype datatype) {
@@ -110,17 +104,11 @@ PersistentSends& persistent_sends() {
 
 }  // namespace
 
-uint64_t bytes_of(MPI_Count count, MPI_Datatype datatype) {
-  if (count <= 0) return 0;
-  std::atomic<uint64_t>* slot = nullptr;
-  if (cacheable(datatype)) {
-    slot = &g_sizes[datatype % kSizeSlots];
-    const uint64_t entry = slot->load(std::memory_order_relaxed);
-    if (entry >> 32 == uint64_t(datatype) + 1) return uint64_t(count) * (entry & 0xffffffffu);
-  }
+uint64_t bytes_of_uncached(MPI_Count count, MPI_Datatype datatype) {
   const MPI_Count size = quiet_type_size(datatype);
-  if (slot != nullptr && size > 0 && size <= MPI_Count(UINT32_MAX))
-    slot->store((uint64_t(datatype) + 1) << 32 | uint64_t(size), std::memory_order_relaxed);
+  if (cacheable(datatype) && size > 0 && size <= MPI_Count(UINT32_MAX))
+    g_sizes[datatype % kSizeSlots].store((uint64_t(datatype) + 1) << 32 | uint64_t(size),
+                                         std::memory_order_relaxed);
   return uint64_t(count) * uint64_t(size);
 }
 

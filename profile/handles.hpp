@@ -4,13 +4,30 @@
 #pragma once
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 
 namespace weft::profile {
 
+// Datatype sizes, direct-mapped by handle: an entry is (handle + 1) << 32 | size, 0 when empty.
+inline constexpr int kSizeSlots = 1024;
+inline std::atomic<uint64_t> g_sizes[kSizeSlots];
+inline bool cacheable(MPI_Datatype datatype) { return datatype >= 0 && datatype < INT32_MAX; }
+
+// bytes_of when the size is not cached: asks MPI_Type_size and caches it.
+uint64_t bytes_of_uncached(MPI_Count count, MPI_Datatype datatype);
+
 // count elements of datatype in bytes; 0 for a count below 1 or a handle that is not a datatype
 // (an argument the call ignored, such as the send type of MPI_Scatter on other ranks than root).
-uint64_t bytes_of(MPI_Count count, MPI_Datatype datatype);
+// Inline: a cached size costs the wrapper a load and a compare.
+inline uint64_t bytes_of(MPI_Count count, MPI_Datatype datatype) {
+  if (count <= 0) return 0;
+  if (cacheable(datatype)) {
+    const uint64_t entry = g_sizes[datatype % kSizeSlots].load(std::memory_order_relaxed);
+    if (entry >> 32 == uint64_t(datatype) + 1) return uint64_t(count) * (entry & 0xffffffffu);
+  }
+  return bytes_of_uncached(count, datatype);
+}
 
 // A message of `bytes` to rank `dest` of comm (a rank of the remote group for an
 // intercommunicator) was sent: counted to its world rank, which is returned (kNoPeer for

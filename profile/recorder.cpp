@@ -21,38 +21,29 @@ Logs& logs() {
   return l;
 }
 
-thread_local ThreadLog* t_log __attribute__((tls_model("initial-exec"))) = nullptr;
+}  // namespace
+
+// Uniform in 1 .. 2 * kSampleEvery - 1, from Marsaglia's xorshift64 (J. Stat. Softw. 8(14),
+// 2003).
+uint32_t next_gap(ThreadLog& log) {
+  uint64_t x = log.random_state;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  log.random_state = x;
+  return 1 + uint32_t((x >> 32) % (2 * kSampleEvery - 1));
+}
+
+thread_local constinit ThreadLog* t_log __attribute__((tls_model("initial-exec"))) = nullptr;
 
 ThreadLog* new_thread_log() {
   Logs& l = logs();
   std::lock_guard<std::mutex> hold(l.mutex);
   l.logs.push_back(std::make_unique<ThreadLog>());
   l.logs.back()->thread_index = uint16_t(l.logs.size() - 1);
+  // Threads draw different gaps.
+  l.logs.back()->random_state ^= uint64_t(l.logs.size()) * 0x9E3779B97F4A7C15ull;
   return l.logs.back().get();
-}
-
-// Fibonacci hashing of the address (Knuth, TAOCP vol. 3, 6.4) to a slot; a few probes, then the
-// call is counted among the unplaced ones.
-SiteStats& site_of(ThreadLog& log, const void* address, uint32_t function) {
-  constexpr int kProbes = 8;
-  const uint64_t hash = (uint64_t(uintptr_t(address)) ^ function) * 0x9E3779B97F4A7C15ull;
-  for (int probe = 0; probe < kProbes; ++probe) {
-    SiteStats& s = log.sites[((hash >> 54) + probe) & (kSiteSlots - 1)];
-    if (s.address == address && s.function == function) return s;
-    if (s.address == nullptr) {
-      s.address = address;
-      s.function = function;
-      return s;
-    }
-  }
-  return log.unplaced_sites;
-}
-
-}  // namespace
-
-ThreadLog& thread_log() {
-  if (t_log == nullptr) t_log = new_thread_log();
-  return *t_log;
 }
 
 std::vector<const ThreadLog*> all_thread_logs() {
@@ -63,19 +54,16 @@ std::vector<const ThreadLog*> all_thread_logs() {
   return out;
 }
 
-void end_call(FunctionId function, Tick start, Tick end, const void* site, uint64_t bytes,
-              int peer) {
-  ThreadLog& log = thread_log();
+void end_timed_call(ThreadLog& log, FunctionStats& f, SiteStats& s, bool outermost,
+                    FunctionId function, Tick start, Tick end, uint64_t bytes, int peer) {
   const Tick ticks = end - start;
-  FunctionStats& f = log.functions[function];
+  // A timed call past the exact ones stands for the calls of its gap (timed()).
+  const Tick weighted = f.calls < kExactCalls || g_profile.trace ? ticks : ticks * kSampleEvery;
   ++f.calls;
-  f.ticks += ticks;
+  f.ticks += weighted;
   if (ticks > f.max_ticks) f.max_ticks = ticks;
-  f.bytes += bytes;
-  SiteStats& s = site_of(log, site, function);
-  ++s.calls;
-  s.ticks += ticks;
-  if (--t_depth == 0) log.mpi_ticks += ticks;
+  s.ticks += weighted;
+  if (outermost) log.mpi_ticks += weighted;
   if (!g_profile.trace) return;
   const uint64_t slot = g_profile.trace_claimed.fetch_add(1, std::memory_order_relaxed);
   if (slot < g_profile.trace_events.size())

@@ -18,6 +18,8 @@
 #include <functional>
 #include <mutex>
 
+#include "runtime/tools/events.hpp"
+
 namespace weft {
 class Transport;
 
@@ -65,10 +67,13 @@ class CallGuard {
     held_ = true;
   }
   ~CallGuard() {
-    if (--depth_ == 0 && held_) {
+    if (--depth_ != 0) return;
+    if (held_) {
       held_ = false;
       call_lock::unlock();
     }
+    // MPI_T events whose callbacks could not run where they were raised run here.
+    tools::end_of_call_events();
   }
   CallGuard(const CallGuard&) = delete;
   CallGuard& operator=(const CallGuard&) = delete;

@@ -16,6 +16,7 @@
 #include "runtime/call_lock.hpp"
 #include "runtime/request.hpp"
 #include "runtime/tools/counters.hpp"
+#include "runtime/tools/events.hpp"
 #include "runtime/wait_state.hpp"
 
 namespace weft {
@@ -68,7 +69,9 @@ class Progress {
       pollfd pfd{transport_->wait_fd(), POLLIN, 0};
       (void)::poll(&pfd, 1, poll_ms_);
     }
-    tools::g_counters.blocked_ns.add(uint64_t(now_ns() - blocked_since));
+    const long blocked_ns = now_ns() - blocked_since;
+    tools::g_counters.blocked_ns.add(uint64_t(blocked_ns));
+    tools::wait_blocked_event(blocked_ns);
     wait_state::blocking_ends();
   }
 
@@ -95,7 +98,9 @@ class Progress {
       if (done()) break;
       call_lock::block(transport_, poll_ms_, [this] { return arm(); });
     }
-    tools::g_counters.blocked_ns.add(uint64_t(now_ns() - blocked_since));
+    const long blocked_ns = now_ns() - blocked_since;
+    tools::g_counters.blocked_ns.add(uint64_t(blocked_ns));
+    tools::wait_blocked_event(blocked_ns);
     wait_state::blocking_ends();
   }
 

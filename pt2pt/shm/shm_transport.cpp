@@ -11,7 +11,9 @@
 #include "mpi.h"
 #include "pt2pt/shm/cross_memory.hpp"
 #include "pt2pt/shm/split_copy.hpp"
+#include "pt2pt/match_bits.hpp"
 #include "runtime/tools/counters.hpp"
+#include "runtime/tools/events.hpp"
 
 namespace weft::shm {
 namespace {
@@ -253,6 +255,8 @@ void ShmTransport::on_record(int from, RecordHeader* h) {
   if (h->kind == RecordKind::kEager) u->data.assign(h->payload(), h->payload() + h->bytes);
   unexpected_.push_back(u);
   tools::g_counters.unexpected.raise();
+  tools::unexpected_message_event(match_bits::source_of(m.bits), match_bits::tag_of(m.bits),
+                                  match_bits::context_of(m.bits), uint64_t(m.bytes));
 }
 
 Status ShmTransport::irecv_guarded(void* buf, size_t len, uint64_t bits, uint64_t mask,

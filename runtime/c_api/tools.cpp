@@ -1,6 +1,7 @@
 // MPI_T entry points (MPI 4.1 chapter 15): init count, control and performance variables,
-// categories. They return MPI_T return codes and never call an error handler; they work before
-// MPI_Init and after MPI_Finalize, from any thread (runtime/tools/README.md).
+// categories; events and enumerations are in tools_events.cpp. They return MPI_T return codes
+// and never call an error handler; they work before MPI_Init and after MPI_Finalize, from any
+// thread (runtime/tools/README.md).
 #include "runtime/tools/tools.hpp"
 
 #include <mutex>
@@ -9,15 +10,6 @@
 #include "runtime/c_api/guard.hpp"
 
 namespace tools = weft::tools;
-
-// Holds the tools lock and returns `expr`, or MPI_T_ERR_NOT_INITIALIZED outside
-// MPI_T_init_thread/MPI_T_finalize.
-#define WEFT_T_CALL(expr)                                        \
-  do {                                                           \
-    std::lock_guard<std::mutex> weft_t_hold_(tools::mutex());    \
-    if (!tools::initialized()) return MPI_T_ERR_NOT_INITIALIZED; \
-    return (expr);                                               \
-  } while (0)
 
 extern "C" {
 
@@ -29,12 +21,6 @@ int PMPI_T_init_thread(int required, int* provided) {
 int PMPI_T_finalize(void) {
   std::lock_guard<std::mutex> hold(tools::mutex());
   return tools::finalize();
-}
-
-// Weft defines no enumerations: every MPI_T_enum a variable could name is MPI_T_ENUM_NULL.
-int PMPI_T_enum_get_info(MPI_T_enum, int*, char*, int*) { WEFT_T_CALL(MPI_T_ERR_INVALID_HANDLE); }
-int PMPI_T_enum_get_item(MPI_T_enum, int, int*, char*, int*) {
-  WEFT_T_CALL(MPI_T_ERR_INVALID_HANDLE);
 }
 
 int PMPI_T_cvar_get_num(int* num_cvar) {
@@ -162,8 +148,6 @@ int PMPI_T_category_changed(int* update_number) {
 
 WEFT_MPI_ALIAS(MPI_T_init_thread)
 WEFT_MPI_ALIAS(MPI_T_finalize)
-WEFT_MPI_ALIAS(MPI_T_enum_get_info)
-WEFT_MPI_ALIAS(MPI_T_enum_get_item)
 WEFT_MPI_ALIAS(MPI_T_cvar_get_num)
 WEFT_MPI_ALIAS(MPI_T_cvar_get_info)
 WEFT_MPI_ALIAS(MPI_T_cvar_get_index)

@@ -1,5 +1,4 @@
 // MPI_T categories: four flat groups; each variable belongs to one (cvar_category, pvar_category).
-#include <cstring>
 #include <vector>
 
 #include "runtime/tools/tools.hpp"
@@ -51,13 +50,7 @@ int category_get_info(int index, char* name, int* name_len, char* desc, int* des
 }
 
 int category_get_index(const char* name, int* index) {
-  if (name == nullptr || index == nullptr) return MPI_T_ERR_INVALID;
-  for (int i = 0; i < kCount; ++i)
-    if (std::strcmp(kCategories[i].name, name) == 0) {
-      *index = i;
-      return MPI_SUCCESS;
-    }
-  return MPI_T_ERR_INVALID_NAME;
+  return index_by_name(name, kCount, [](int i) { return kCategories[i].name; }, index);
 }
 
 int category_get_cvars(int index, int len, int indices[]) {

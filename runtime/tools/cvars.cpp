@@ -55,13 +55,7 @@ int cvar_get_info(int index, char* name, int* name_len, int* verbosity, MPI_Data
 }
 
 int cvar_get_index(const char* name, int* index) {
-  if (name == nullptr || index == nullptr) return MPI_T_ERR_INVALID;
-  for (int i = 0; i < cvar_count(); ++i)
-    if (std::strcmp(settings()[i].name, name) == 0) {
-      *index = i;
-      return MPI_SUCCESS;
-    }
-  return MPI_T_ERR_INVALID_NAME;
+  return index_by_name(name, cvar_count(), [](int i) { return settings()[i].name; }, index);
 }
 
 int cvar_handle_alloc(int index, MPI_T_cvar_handle* handle, int* count) {

@@ -1,4 +1,5 @@
-// MPI_T's init count, its lock and the string rule every *_get_info call follows.
+// MPI_T's init count, its lock, the string rule every *_get_info call follows and the name rule
+// of every *_get_index call.
 #include <algorithm>
 #include <cstring>
 
@@ -40,6 +41,17 @@ void copy_string(const std::string& s, char* out, int* len) {
   std::memcpy(out, s.data(), n);
   out[n] = '\0';
   *len = int(n) + 1;
+}
+
+int index_by_name(const char* name, int count, const std::function<const char*(int)>& name_of,
+                  int* index) {
+  if (name == nullptr || index == nullptr) return MPI_T_ERR_INVALID;
+  for (int i = 0; i < count; ++i)
+    if (std::strcmp(name_of(i), name) == 0) {
+      *index = i;
+      return MPI_SUCCESS;
+    }
+  return MPI_T_ERR_INVALID_NAME;
 }
 
 }  // namespace weft::tools

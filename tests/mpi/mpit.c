@@ -253,8 +253,8 @@ static void check_categories_and_errors(void) {
   CHECK(MPI_Error_string(MPI_T_ERR_CVAR_SET_NEVER, text, &len) == MPI_SUCCESS &&
         strncmp(text, "MPI_T_ERR_CVAR_SET_NEVER", 24) == 0);
   int events = -1;
-  CHECK(MPI_T_event_get_num(&events) == MPI_SUCCESS && events == 0);
-  CHECK(MPI_T_event_get_info(0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) ==
+  CHECK(MPI_T_event_get_num(&events) == MPI_SUCCESS && events >= 3);
+  CHECK(MPI_T_event_get_info(events, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) ==
         MPI_T_ERR_INVALID_INDEX);
 }
 

@@ -2,7 +2,9 @@
 output against what the program says it did: the text report's calls and bytes per function and
 its communication matrix, the late barrier's time and the call site it names, the HTML page (there,
 self-contained, the same matrix), and the trace (valid JSON, every call once); then again with a
-trace budget of 10 events per rank, which must keep 10 and count the rest as dropped.
+trace budget of 10 events per rank, which must keep 10 and count the rest as dropped; and with
+WEFT_PROFILE=summary alone, where only a sample of a function's many calls is timed, the estimated
+time of 20000 MPI_Iprobe calls against the time rank 0's loop of them took.
 Usage: check_profile.py WEFTRUN PROFILED_APP NRANKS"""
 import json
 import os
@@ -62,6 +64,23 @@ def check_matrix(report, did_matrix):
         fail(f"matrix in the report {cells} differs from the program's sends {did_matrix}")
 
 
+def check_loop_time(report, stdout):
+    """The report's total time of MPI_Iprobe, all timed or estimated from a sample, against the
+    time rank 0's loop of it took: a cheap call, so the loop and the wrapper are about half of
+    that. The machine's load moves it too: a sampled call that was preempted counts 16 times,
+    one that was not timed not at all, so the estimate may overshoot by 16 times the longest call
+    (the report's max) or fall short by a preemption. The bounds catch weights that are missing
+    (the total would be 1024 calls and a 16th of the rest, 11% of it) or misplaced."""
+    looped_ns = sum(float(line.split()[2]) for line in stdout.splitlines()
+                    if line.startswith("looped "))
+    row = next(line.split() for line in report_section(report, "MPI function")
+               if line.startswith("MPI_Iprobe "))
+    total_ns, max_ns = float(row[3]) * 1e6, float(row[5]) * 1e3
+    if not 0.2 * looped_ns <= total_ns <= 1.1 * looped_ns + 16 * max_ns:
+        fail(f"MPI_Iprobe: the report says {total_ns / 1e6:.3f} ms in all (longest call "
+             f"{max_ns / 1e3:.1f} us), rank 0's loop of it took {looped_ns / 1e6:.3f} ms")
+
+
 def check_ranks_and_sites(report, source):
     shares = {}
     for line in report_section(report, "time in MPI by rank")[2:]:
@@ -117,6 +136,7 @@ def main():
         check_functions(stderr, functions)
         check_matrix(stderr, matrix)
         check_ranks_and_sites(stderr, source)
+        check_loop_time(stderr, stdout)
         html = os.path.join(work, f"weft-profile.{pid}.html")
         trace = os.path.join(work, f"weft-trace.{pid}.json")
         for path in (html, trace):
@@ -140,7 +160,12 @@ def main():
             if kept != 10 or other["dropped_events"][rank] != made - 10:
                 fail(f"rank {rank}: kept {kept} events and dropped "
                      f"{other['dropped_events'][rank]} of {made}, want 10 and {made - 10}")
-    print("profile: calls, bytes, matrix, times, call site, threads, HTML and trace as the program did")
+
+        pid, stdout, stderr = run_job(weftrun, app, nranks, work, {"WEFT_PROFILE": "summary"})
+        check_functions(stderr, did_of(stdout)[0])
+        check_loop_time(stderr, stdout)
+    print("profile: calls, bytes, matrix, times, call site, threads, HTML and trace as the program "
+          "did; sampled times")
 
 
 main()

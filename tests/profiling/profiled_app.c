@@ -5,6 +5,7 @@
  * 300 ms late, and calls made while MPI_Pcontrol(0) has paused the profile. It checks its own data, and prints what it did:
  *   did RANK FUNCTION CALLS BYTES   for every MPI function it called while profiled
  *   sent RANK TO BYTES MESSAGES     for its point-to-point sends by world rank
+ *   looped RANK NS                  the time its loop of many MPI_Iprobe calls took
  * which the test compares with the profiler's report. Needs 2 ranks or more. */
 #include <mpi.h>
 #include <pthread.h>
@@ -181,6 +182,26 @@ static void threads(void) {
   }
 }
 
+/* Many calls of one cheap function on rank 0, timed by the program as a whole, while the other
+ * ranks sleep in a barrier (so that the ranks do not take turns on an oversubscribed machine in
+ * the middle of it): the profiler times only a sample of them (WEFT_PROFILE=summary without
+ * trace), and its total must still be about what they took. */
+static void many_calls(void) {
+  enum { kCalls = 20000 };
+  if (g_rank == 0) {
+    int flag = 0;
+    const double start = MPI_Wtime();
+    for (int i = 0; i < kCalls; ++i)
+      MPI_Iprobe(MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    const double ns = (MPI_Wtime() - start) * 1e9;
+    check(!flag, "MPI_Iprobe found a message nobody sent");
+    for (int i = 0; i < kCalls; ++i) did("MPI_Iprobe", 0);
+    printf("looped %d %.0f\n", g_rank, ns);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  did("MPI_Barrier", 0);
+}
+
 int main(int argc, char** argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -196,6 +217,7 @@ int main(int argc, char** argv) {
   reversed_communicator();
   datatypes();
   threads();
+  many_calls();
   double x = g_rank, sum = 0;
   for (int i = 0; i < 2; ++i) {
     MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
