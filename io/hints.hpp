@@ -13,7 +13,7 @@ enum class Switch { kEnable, kDisable, kAutomatic };
 
 struct Hints {
   long long cb_buffer_size = 16 * 1024 * 1024;
-  int cb_nodes = 1;  // aggregators; one per node by default
+  int cb_nodes = 1;  // aggregators; by default one per core of each node, at most one per rank
   Switch cb_read = Switch::kAutomatic, cb_write = Switch::kAutomatic;
   Switch ds_read = Switch::kAutomatic, ds_write = Switch::kAutomatic;
   // Data sieving's block sizes for independent reads and writes.
