@@ -38,14 +38,18 @@ std::vector<int> choose_aggregators(const std::vector<int>& node_of, int count) 
 }
 
 Status plan_collective(const File& f, bool write, const std::vector<Chunk>& chunks, CbPlan* out) {
-  // This rank's range and piece count (a rank with no data has none), and its hints: rank 0's
-  // are the ones used, so that ranks given different hints still take the same path.
+  // This rank's range, piece count and bytes (a rank with no data has none), and its hints:
+  // rank 0's are the ones used, so that ranks given different hints still take the same path.
   const Switch hint = write ? f.hints.cb_write : f.hints.cb_read;
   const long long align = f.hints.striping_unit > 0 ? f.hints.striping_unit : kDefaultAlignment;
-  long long mine[kFields] = {0,    0,
-                             (long long)chunks.size(), 0,
-                             (long long)hint,          f.hints.cb_nodes,
-                             f.hints.cb_buffer_size,   align};
+  long long mine[kFields] = {0,
+                             0,
+                             (long long)chunks.size(),
+                             0,
+                             (long long)hint,
+                             f.hints.cb_nodes,
+                             f.hints.cb_buffer_size,
+                             align};
   for (const Chunk& c : chunks) mine[3] += (long long)c.bytes;
   if (!chunks.empty()) {
     mine[0] = chunks.front().offset;
@@ -77,8 +81,8 @@ Status plan_collective(const File& f, bool write, const std::vector<Chunk>& chun
   }
   const auto agreed = Switch(all[4]);
   const bool small = bytes / pieces < (long long)kSmallPiece;
-  out->use = agreed == Switch::kEnable ||
-             (agreed == Switch::kAutomatic && (several || overlap) && small);
+  out->use =
+      agreed == Switch::kEnable || (agreed == Switch::kAutomatic && (several || overlap) && small);
   if (!out->use) return Status::success();
   out->aggregators = choose_aggregators(f.node_of, int(all[5]));
   out->bounds = domain_bounds(lo, hi, int(out->aggregators.size()), all[7]);
