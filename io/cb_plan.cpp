@@ -5,11 +5,12 @@
 #include <algorithm>
 
 #include "io/file_domains.hpp"
+#include "io/sieve.hpp"
 
 namespace weft::io {
 
-// Exchanged per rank: lo, hi, pieces, hint, cb_nodes, buffer, alignment.
-constexpr int kFields = 7;
+// Exchanged per rank: lo, hi, pieces, bytes, hint, cb_nodes, buffer, alignment.
+constexpr int kFields = 8;
 
 Chunk CbPlan::window(size_t i, long long r) const {
   const MPI_Offset start = bounds[i] + r * buffer;
@@ -37,13 +38,19 @@ std::vector<int> choose_aggregators(const std::vector<int>& node_of, int count) 
 }
 
 Status plan_collective(const File& f, bool write, const std::vector<Chunk>& chunks, CbPlan* out) {
-  // This rank's range and piece count (a rank with no data has none), and its hints: rank 0's
-  // are the ones used, so that ranks given different hints still take the same path.
+  // This rank's range, piece count and bytes (a rank with no data has none), and its hints:
+  // rank 0's are the ones used, so that ranks given different hints still take the same path.
   const Switch hint = write ? f.hints.cb_write : f.hints.cb_read;
   const long long align = f.hints.striping_unit > 0 ? f.hints.striping_unit : kDefaultAlignment;
-  long long mine[kFields] = {
-      0,    0, (long long)chunks.size(), (long long)hint, f.hints.cb_nodes, f.hints.cb_buffer_size,
-      align};
+  long long mine[kFields] = {0,
+                             0,
+                             (long long)chunks.size(),
+                             0,
+                             (long long)hint,
+                             f.hints.cb_nodes,
+                             f.hints.cb_buffer_size,
+                             align};
+  for (const Chunk& c : chunks) mine[3] += (long long)c.bytes;
   if (!chunks.empty()) {
     mine[0] = chunks.front().offset;
     mine[1] = chunks.back().offset + MPI_Offset(chunks.back().bytes);
@@ -54,10 +61,13 @@ Status plan_collective(const File& f, bool write, const std::vector<Chunk>& chun
     return Status::error(MPI_ERR_OTHER, "could not exchange the ranges of a collective access");
   std::vector<std::pair<long long, long long>> ranges;
   bool several = false;
+  long long pieces = 0, bytes = 0;
   for (int r = 0; r < f.size; ++r) {
     const long long* p = &all[size_t(kFields * r)];
     if (p[2] == 0) continue;
     several = several || p[2] > 1;
+    pieces += p[2];
+    bytes += p[3];
     ranges.push_back({p[0], p[1]});
   }
   *out = CbPlan{};
@@ -69,12 +79,14 @@ Status plan_collective(const File& f, bool write, const std::vector<Chunk>& chun
     overlap = overlap || ranges[k].first < hi;
     hi = std::max(hi, ranges[k].second);
   }
-  const auto agreed = Switch(all[3]);
-  out->use = agreed == Switch::kEnable || (agreed == Switch::kAutomatic && (several || overlap));
+  const auto agreed = Switch(all[4]);
+  const bool small = bytes / pieces < (long long)kSmallPiece;
+  out->use =
+      agreed == Switch::kEnable || (agreed == Switch::kAutomatic && (several || overlap) && small);
   if (!out->use) return Status::success();
-  out->aggregators = choose_aggregators(f.node_of, int(all[4]));
-  out->bounds = domain_bounds(lo, hi, int(out->aggregators.size()), all[6]);
-  out->buffer = std::max<MPI_Offset>(1, all[5]);
+  out->aggregators = choose_aggregators(f.node_of, int(all[5]));
+  out->bounds = domain_bounds(lo, hi, int(out->aggregators.size()), all[7]);
+  out->buffer = std::max<MPI_Offset>(1, all[6]);
   MPI_Offset widest = 0;
   for (size_t i = 0; i + 1 < out->bounds.size(); ++i)
     widest = std::max(widest, out->bounds[i + 1] - out->bounds[i]);

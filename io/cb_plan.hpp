@@ -26,11 +26,15 @@ std::vector<int> choose_aggregators(const std::vector<int>& node_of, int count);
 
 // Collective: every rank passes its chunks (sorted by offset) of the access; rank 0's hints count.
 // romio_cb_write / romio_cb_read decide, and under "automatic" collective buffering is used
-// when the ranks' accesses interleave: some rank has several pieces, or two ranks' ranges
-// overlap. Domains are aligned to striping_unit when given, else to kDefaultAlignment: none, as
-// 1 MiB and 4 KiB alignment measured no different here (64 MiB subarray, 4 ranks, 3 and 4
-// aggregators, ext4 page cache: within the noise of a shared machine; README, MPI-IO), and an
-// even split balances the aggregators best.
+// when the ranks' accesses interleave (some rank has several pieces, or two ranks' ranges
+// overlap) and their pieces are small (on average under kSmallPiece, sieve.hpp): larger pieces
+// each rank moves faster with its own calls, as they need no exchange (4 ranks on one node's
+// page cache, 64 and 128 KiB pieces of a 3-D subarray: 2-3x the bandwidth of two-phase I/O
+// with one aggregator; 32 KiB pieces, sieved: no faster; README, MPI-IO). Domains are aligned
+// to striping_unit when given, else to kDefaultAlignment: none, as 1 MiB and 4 KiB alignment
+// measured no different here (64 MiB subarray, 4 ranks, 3 and 4 aggregators, ext4 page cache:
+// within the noise of a shared machine; README, MPI-IO), and an even split balances the
+// aggregators best.
 inline constexpr MPI_Offset kDefaultAlignment = 0;
 Status plan_collective(const File& f, bool write, const std::vector<Chunk>& chunks, CbPlan* out);
 

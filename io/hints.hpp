@@ -12,8 +12,11 @@ namespace weft::io {
 enum class Switch { kEnable, kDisable, kAutomatic };
 
 struct Hints {
-  long long cb_buffer_size = 16 * 1024 * 1024;
-  int cb_nodes = 1;  // aggregators; one per node by default
+  // 4 MiB: an aggregator's two buffers of it (received pieces, file block) stay in cache; on 2
+  // cores with a 32 MiB L3, 8 ranks with 512 B pieces read 1.2-1.5x and wrote 1.1-1.3x as fast
+  // as with ROMIO's 16 MiB, 8 MiB was no better than 16, 1 MiB varied more (README, MPI-IO).
+  long long cb_buffer_size = 4 * 1024 * 1024;
+  int cb_nodes = 1;  // aggregators; by default one per core of each node, at most one per rank
   Switch cb_read = Switch::kAutomatic, cb_write = Switch::kAutomatic;
   Switch ds_read = Switch::kAutomatic, ds_write = Switch::kAutomatic;
   // Data sieving's block sizes for independent reads and writes.

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -83,25 +84,36 @@ Status open_everywhere(File& f) {
 }
 
 // The node of each rank of `comm`, numbered 0, 1, ... in the order of their lowest ranks (the
-// nodes are what MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) separates). Sets *nodes.
-std::vector<int> node_map(MPI_Comm comm, int size, int* nodes) {
+// nodes are what MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) separates). Sets *aggregators to the
+// default number of collective buffering aggregators: on each node one per core, at most one per
+// rank (a node's cores as its lowest rank counts them online). One per node left a core idle
+// on 2 cores: 4 ranks with 32 KiB pieces read 1.9x and wrote 1.5x faster with 2 aggregators
+// than with 1, 8 ranks with 512 B pieces 1.3x; 4 aggregators were no faster than 2 (README,
+// MPI-IO).
+std::vector<int> node_map(MPI_Comm comm, int size, int* aggregators) {
   MPI_Comm node = MPI_COMM_NULL;
-  int rank = 0, leader = 0;
+  int rank = 0;
   PMPI_Comm_rank(comm, &rank);
-  leader = rank;
+  int mine[2] = {rank, int(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)))};  // leader, cores
   if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-    PMPI_Bcast(&leader, 1, MPI_INT, 0, node);
+    PMPI_Bcast(mine, 2, MPI_INT, 0, node);
     PMPI_Comm_free(&node);
   }
-  std::vector<int> leaders(size_t(size), 0), out(size_t(size), 0);
-  PMPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
-  std::vector<int> index(size_t(size), -1);
-  *nodes = 0;
+  std::vector<int> all(2 * size_t(size), 0), out(size_t(size), 0);
+  PMPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, comm);
+  std::vector<int> index(size_t(size), -1), ranks, cores;
   for (int r = 0; r < size; ++r) {
-    int& i = index[size_t(leaders[size_t(r)])];
-    if (i < 0) i = (*nodes)++;
+    int& i = index[size_t(all[2 * size_t(r)])];
+    if (i < 0) {
+      i = int(ranks.size());
+      ranks.push_back(0);
+      cores.push_back(all[2 * size_t(r) + 1]);
+    }
+    ++ranks[size_t(i)];
     out[size_t(r)] = i;
   }
+  *aggregators = 0;
+  for (size_t i = 0; i < ranks.size(); ++i) *aggregators += std::min(ranks[i], cores[i]);
   return out;
 }
 

@@ -15,7 +15,6 @@
 namespace weft::io {
 namespace {
 
-constexpr size_t kSmallPiece = 64 * 1024;
 constexpr MPI_Offset kMaxHoleRatio = 16;
 
 std::mutex& rmw_mutex() {

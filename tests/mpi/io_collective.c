@@ -1,8 +1,9 @@
 /* Collective buffering (two-phase I/O): collective writes and reads through interleaved views
  * (a 3-D subarray cut along its fastest dimension, a strided view leaving holes) with
  * romio_cb_write/romio_cb_read forced on, forced off and automatic, cb_nodes 1 to 8, a
- * cb_buffer_size much smaller than the data (many rounds), and file domains aligned to a
- * striping_unit (uneven domains, some empty): the file must come out the same. */
+ * cb_buffer_size much smaller than the data (many rounds), file domains aligned to a
+ * striping_unit (uneven domains, some empty), and interleaved pieces of 64 KiB (which
+ * "automatic" leaves to each rank): the file must come out the same. */
 #include "io_common.h"
 
 enum { NZ = 4, NY = 5, NX = 3 }; /* a rank's block; the global array is NZ x NY x (NX * size) */
@@ -132,6 +133,34 @@ static void check_file(MPI_File fh, int size, int strided) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Interleaved large pieces: WIDE ints of each rank in turn, PIECES times; written and read back
+ * collectively, then checked whole by rank 0. */
+enum { WIDE = 16384, PIECES = 3 };
+static void wide_pieces(MPI_File fh, int rank, int size, int form) {
+  MPI_Datatype t;
+  MPI_Type_vector(PIECES, WIDE, WIDE * size, MPI_INT, &t);
+  MPI_Type_commit(&t);
+  CHECK_MPI(MPI_File_set_view(fh, (MPI_Offset)rank * WIDE * (MPI_Offset)sizeof(int), MPI_INT, t,
+                              "native", MPI_INFO_NULL));
+  MPI_Type_free(&t);
+  write_read(fh, rank, WIDE * PIECES, form);
+  CHECK_MPI(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+  if (rank == 0) {
+    const int n = WIDE * PIECES * size;
+    int* got = malloc(sizeof(int) * (size_t)n);
+    int* want = malloc(sizeof(int) * (size_t)n);
+    CHECK_MPI(MPI_File_read_at(fh, 0, got, n, MPI_INT, MPI_STATUS_IGNORE));
+    for (int i = 0; i < n; ++i) {
+      const int r = i / WIDE % size;
+      want[i] = value(r, i / (WIDE * size) * WIDE + i % WIDE);
+    }
+    check_ints(got, want, n, "file of wide pieces");
+    free(got);
+    free(want);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char** argv) {
   char path[300];
   int size = 0;
@@ -164,6 +193,8 @@ int main(int argc, char** argv) {
     CHECK_MPI(MPI_File_write_at_all(fh, 4, &one, n, MPI_INT, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_File_read_at_all(fh, 4, &back, n, MPI_INT, MPI_STATUS_IGNORE));
     CHECK(back == (n ? one : 0));
+    /* (Not through the tiny buffers: thousands of rounds.) */
+    if (!configs[c].buffer || atoi(configs[c].buffer) >= 4096) wide_pieces(fh, rank, size, c + 2);
     CHECK_MPI(MPI_File_close(&fh));
   }
   check_context("%s", "");

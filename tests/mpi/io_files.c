@@ -25,6 +25,23 @@ static void check_hint(MPI_File fh, const char* key, const char* want) {
   MPI_Info_free(&info);
 }
 
+/* The documented default of cb_nodes: on each node one aggregator per core, at most one per
+ * rank. */
+static const char* default_aggregators(void) {
+  static char text[32];
+  MPI_Comm node;
+  int on_node = 0, node_rank = 0, mine = 0, total = 0;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &on_node);
+  MPI_Comm_rank(node, &node_rank);
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (node_rank == 0) mine = cores < on_node ? (int)cores : on_node;
+  MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Comm_free(&node);
+  snprintf(text, sizeof text, "%d", total);
+  return text;
+}
+
 static void sizes_and_hints(const char* path, int size) {
   MPI_File fh;
   MPI_Info info;
@@ -50,7 +67,7 @@ static void sizes_and_hints(const char* path, int size) {
   check_hint(fh, "cb_buffer_size", "1048576");
   check_hint(fh, "romio_cb_write", "disable");
   check_hint(fh, "romio_cb_read", "automatic");
-  check_hint(fh, "cb_nodes", "1");
+  check_hint(fh, "cb_nodes", default_aggregators());
   MPI_Info_create(&info);
   MPI_Info_set(info, "romio_cb_read", "enable");
   CHECK_MPI(MPI_File_set_info(fh, info));
