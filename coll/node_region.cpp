@@ -13,6 +13,9 @@
 namespace weft::coll {
 namespace {
 
+// The slot of a call: by its number (the low 32 bits), so consecutive calls use different ones.
+int slot_of(uint64_t call) { return int(call % shm::kRegionSlots); }
+
 unsigned char* payload_of(shm::RegionSlot* slot) {
   return reinterpret_cast<unsigned char*>(slot) + shm::kCell;
 }
@@ -27,8 +30,8 @@ int claim(shm::Segment& segment, int size) {
         !h->claimed.compare_exchange_strong(expected, 1, std::memory_order_acquire))
       continue;
     for (int m = 0; m < size; ++m) {
-      for (int parity = 0; parity < 2; ++parity) {
-        shm::RegionSlot* slot = segment.region_slot(i, m, parity);
+      for (int which = 0; which < shm::kRegionSlots; ++which) {
+        shm::RegionSlot* slot = segment.region_slot(i, m, which);
         slot->call.store(0, std::memory_order_relaxed);
         slot->readers_left.store(0, std::memory_order_relaxed);
       }
@@ -56,7 +59,7 @@ NodeRegion::~NodeRegion() {
 }
 
 bool NodeRegion::try_post(uint64_t call, const void* buf, size_t bytes, int readers) {
-  shm::RegionSlot* slot = node_->segment().region_slot(index_, rank_, int(call & 1));
+  shm::RegionSlot* slot = node_->segment().region_slot(index_, rank_, slot_of(call));
   if (slot->readers_left.load(std::memory_order_acquire) != 0) return false;
   if (bytes > 0) std::memcpy(payload_of(slot), buf, bytes);
   slot->bytes = bytes;
@@ -68,7 +71,7 @@ bool NodeRegion::try_post(uint64_t call, const void* buf, size_t bytes, int read
 }
 
 bool NodeRegion::try_fetch(int member, uint64_t call, void* buf, size_t room, size_t* posted) {
-  shm::RegionSlot* slot = node_->segment().region_slot(index_, member, int(call & 1));
+  shm::RegionSlot* slot = node_->segment().region_slot(index_, member, slot_of(call));
   if (slot->call.load(std::memory_order_acquire) != call) return false;
   *posted = slot->bytes;
   const size_t n = std::min(room, size_t(slot->bytes));
@@ -80,12 +83,12 @@ bool NodeRegion::try_fetch(int member, uint64_t call, void* buf, size_t room, si
 }
 
 bool NodeRegion::can_post(uint64_t call) const {
-  const shm::RegionSlot* slot = node_->segment().region_slot(index_, rank_, int(call & 1));
+  const shm::RegionSlot* slot = node_->segment().region_slot(index_, rank_, slot_of(call));
   return slot->readers_left.load(std::memory_order_acquire) == 0;
 }
 
 bool NodeRegion::has_posted(int member, uint64_t call) const {
-  const shm::RegionSlot* slot = node_->segment().region_slot(index_, member, int(call & 1));
+  const shm::RegionSlot* slot = node_->segment().region_slot(index_, member, slot_of(call));
   return slot->call.load(std::memory_order_acquire) == call;
 }
 

@@ -1,9 +1,10 @@
 // A communicator's node region: one of the regions of the node's shared-memory segment
 // (pt2pt/shm/segment.hpp), held by a communicator whose ranks all share that segment, through
 // which its node-region collectives (coll/algorithms/*_shm.cpp) post and fetch data without
-// messages. Every rank has two slots, one per parity of the call's number: a post of call k
-// waits until every fetcher of call k-2 has copied out, a fetch of call k waits for the slot to
-// name call k (the number with the run's count above it: persistent calls run many times).
+// messages. Every rank has shm::kRegionSlots slots, used by calls in turn: a post of call k
+// waits until every fetcher of call k - kRegionSlots has copied out, a fetch of call k waits for
+// the slot to name call k (the number with the run's count above it: persistent calls run many
+// times).
 // The communicator's rank 0 claims a free region at the program's first blocking collective on
 // it and tells the others which (learn_region); the last rank to let go frees it. Posting wakes
 // sleeping peers through their doorbells (pt2pt/shm/doorbell.hpp), so waits may block as in
@@ -36,7 +37,7 @@ class NodeRegion {
   size_t capacity() const { return capacity_; }
   // Posts `bytes` of `buf` as this rank's post in call `call` (a call number in the low 32
   // bits, the run above them, never 0), for `readers` ranks to fetch; false (nothing done) while
-  // the slot of the call's parity still waits for fetchers.
+  // the call's slot still waits for fetchers of an earlier call.
   bool try_post(uint64_t call, const void* buf, size_t bytes, int readers);
   // Copies rank `member`'s post in call `call` to `buf` (at most `room` bytes); false until it
   // has posted. *posted: the bytes it posted.

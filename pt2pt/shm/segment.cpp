@@ -35,7 +35,7 @@ Layout layout(size_t local_size, size_t ring_cells, size_t regions, size_t regio
   l.slots = l.rings + local_size * local_size * sizeof(RingControl);
   l.cells = round_up(l.slots + local_size * local_size * sizeof(CopySlot), 4096);
   l.regions = round_up(l.cells + local_size * local_size * ring_cells * kCell, 4096);
-  l.bytes = l.regions + regions * (kCell + local_size * 2 * (kCell + region_payload));
+  l.bytes = l.regions + regions * (kCell + local_size * kRegionSlots * (kCell + region_payload));
   return l;
 }
 

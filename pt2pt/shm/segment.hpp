@@ -45,7 +45,12 @@ struct alignas(kCell) RegionHeader {
   std::atomic<uint32_t> users{0};
 };
 
-// One rank's post in a region for calls of one parity, followed by `region_payload` bytes.
+// Slots each rank has in a region: calls k and k + kRegionSlots share one, so a rank can post
+// that many calls ahead of the slowest rank fetching them (a broadcast root runs ahead).
+inline constexpr int kRegionSlots = 8;
+
+// One rank's post in a region for calls whose number is the same modulo kRegionSlots, followed
+// by `region_payload` bytes.
 struct alignas(kCell) RegionSlot {
   std::atomic<uint64_t> call{0};          // the call whose post it holds (0: none yet)
   std::atomic<uint32_t> readers_left{0};  // ranks yet to fetch it
@@ -95,18 +100,18 @@ class Segment {
   RegionHeader* region(int index) const {
     return reinterpret_cast<RegionHeader*>(regions_ + size_t(index) * region_bytes());
   }
-  // Rank `member`'s slot in region `index` for calls of `parity` (0 or 1); its payload follows.
-  RegionSlot* region_slot(int index, int member, int parity) const {
+  // Rank `member`'s slot `which` (0 .. kRegionSlots-1) in region `index`; its payload follows.
+  RegionSlot* region_slot(int index, int member, int which) const {
     const size_t slot = kCell + region_payload();
     return reinterpret_cast<RegionSlot*>(regions_ + size_t(index) * region_bytes() + kCell +
-                                         (size_t(member) * 2 + size_t(parity)) * slot);
+                                         (size_t(member) * kRegionSlots + size_t(which)) * slot);
   }
 
  private:
   Segment() = default;
   size_t ring_index(int from, int to) const { return size_t(to) * header_->local_size + size_t(from); }
   size_t region_bytes() const {
-    return kCell + size_t(header_->local_size) * 2 * (kCell + region_payload());
+    return kCell + size_t(header_->local_size) * kRegionSlots * (kCell + region_payload());
   }
 
   unsigned char* base_ = nullptr;
