@@ -27,6 +27,10 @@ static void exit_before_init(void) {
     if (seen) {
       printf("segment seen\n");
       fflush(stdout);
+      /* Let the other ranks finish opening UCX, whose own shared-memory files a rank killed
+       * inside ucp_init can leave behind (a UCX window Weft cannot close): what this case
+       * checks is that the job's segment goes, with the ranks killed in the start-up fence. */
+      usleep(500000);
       exit(5);
     }
     usleep(10000);

@@ -252,6 +252,10 @@ static void check_coll(int size) {
   static CollRecord rec, dup_rec;
   MPI_Comm world = MPI_COMM_WORLD, other;
   CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &other));
+  /* The first blocking collective on a communicator learns its node region with a broadcast of
+   * its own (coll/node_region.hpp): made before counting. */
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Barrier(other));
   MPI_T_event_registration reg = alloc(g_event_coll, &world, MPI_INFO_NULL);
   MPI_T_event_registration on_other = alloc(g_event_coll, &other, MPI_INFO_NULL);
   CHECK(MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_MPI_RESTRICTED, MPI_INFO_NULL, &rec,
