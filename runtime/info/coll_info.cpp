@@ -241,7 +241,11 @@ int explain(const Query& q) {
   call.commutative = !q.noncommutative;
   call.segment_bytes = selector.model().segment_bytes;
   call.nodes = int(q.nodes);
-  const coll::CollArgs args = coll::regular_args(call);
+  coll::CollArgs args = coll::regular_args(call);
+  // On one node a communicator has a node region (coll/node_region.hpp), unless turned off or
+  // every region is held; the shm algorithms are then candidates.
+  if (call.nodes <= 1 && setting_long("WEFT_SHM_COLL", 1) != 0)
+    args.region_bytes = size_t(setting_long("WEFT_SHM_COLL_BYTES", 16384));
 
   std::printf("%s\n", describe(q).c_str());
   print_model(q, path, file_model, selector.model());
