@@ -138,7 +138,9 @@ void Executor::start_step(StepId id) {
   switch (step.kind) {
     case StepKind::kSend:
     case StepKind::kRecv:
-      start_message(id, step);
+    case StepKind::kPost:
+    case StepKind::kFetch:
+      start_transfer(id, step);
       return;
     case StepKind::kReduce:
       if (device_.active()) {
@@ -159,53 +161,37 @@ void Executor::start_step(StepId id) {
       }
       break;
     }
-    case StepKind::kPost:
-    case StepKind::kFetch:
-      start_region_step(id, step);
-      return;
     case StepKind::kJoin:
       break;
   }
   complete_step(id);
 }
 
-// A post or fetch through the node region; a device buffer goes through its pinned slot.
-void Executor::start_region_step(StepId id, const Step& step) {
+// A send, receive, post or fetch; in a device run, one whose buffer is on the device goes
+// through its pinned slot.
+void Executor::start_transfer(StepId id, const Step& step) {
   Completion* c = &completions_[id];
   *c = Completion{};
   unsigned char* slot = device_.active() ? device_.slot(id) : nullptr;
+  const bool out = outgoing(step.kind);
+  unsigned char* buf = slot != nullptr ? slot : address(out ? step.src : step.dst);
   Status s;
-  if (step.kind == StepKind::kPost) {
-    if (slot != nullptr) s = device_.fill_slot(id, address(step.src), step.bytes);
-    if (s.ok())
-      s = channel_->start_post(slot != nullptr ? slot : address(step.src), step.bytes, step.peer,
-                               c);
-  } else {
-    s = channel_->start_fetch(step.peer, slot != nullptr ? slot : address(step.dst), step.bytes,
-                              c);
-  }
-  if (!s.ok()) {
-    fail(std::move(s));
-    complete_step(id);
-  } else {
-    in_flight_.push_back(id);
-  }
-}
-
-// A send or receive; in a device run, one whose buffer is on the device uses its pinned slot.
-void Executor::start_message(StepId id, const Step& step) {
-  Completion* c = &completions_[id];
-  *c = Completion{};
-  unsigned char* slot = device_.active() ? device_.slot(id) : nullptr;
-  Status s;
-  if (step.kind == StepKind::kSend) {
-    if (slot != nullptr) s = device_.fill_slot(id, address(step.src), step.bytes);
-    if (s.ok())
-      s = channel_->start_send(step.peer, step.lane, slot != nullptr ? slot : address(step.src),
-                               step.bytes, c);
-  } else {
-    s = channel_->start_recv(step.peer, step.lane, slot != nullptr ? slot : address(step.dst),
-                             step.bytes, c);
+  if (slot != nullptr && out) s = device_.fill_slot(id, address(step.src), step.bytes);
+  if (s.ok()) {
+    switch (step.kind) {
+      case StepKind::kSend:
+        s = channel_->start_send(step.peer, step.lane, buf, step.bytes, c);
+        break;
+      case StepKind::kRecv:
+        s = channel_->start_recv(step.peer, step.lane, buf, step.bytes, c);
+        break;
+      case StepKind::kPost:
+        s = channel_->start_post(buf, step.bytes, step.peer, c);
+        break;
+      default:
+        s = channel_->start_fetch(step.peer, buf, step.bytes, c);
+        break;
+    }
   }
   if (order_next_[id] != kNoStep) release(order_next_[id]);
   if (!s.ok()) {

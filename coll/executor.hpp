@@ -76,8 +76,7 @@ class Executor {
   void complete_step(StepId id);
   void release(StepId id);  // one of `id`'s prerequisites is met
   void check_received(const Step& step, const Completion& c);
-  void start_message(StepId id, const Step& step);
-  void start_region_step(StepId id, const Step& step);
+  void start_transfer(StepId id, const Step& step);
   void received(StepId id, const Step& step, const Completion& c);
   void fail(Status s);
   unsigned char* address(BufRef ref) const;
