@@ -62,24 +62,21 @@ bool CommChannel::try_region(const RegionWait& w) {
   return true;
 }
 
-Status CommChannel::start_post(const void* buf, size_t bytes, int readers, Completion* c) {
-  const RegionWait w{true, readers, const_cast<void*>(buf), bytes, c};
+Status CommChannel::start_region(const RegionWait& w) {
   if (try_region(w)) {
-    c->done = true;
+    w.c->done = true;
   } else {
     region_waits_.push_back(w);
   }
   return Status::success();
 }
 
+Status CommChannel::start_post(const void* buf, size_t bytes, int readers, Completion* c) {
+  return start_region({true, readers, const_cast<void*>(buf), bytes, c});
+}
+
 Status CommChannel::start_fetch(int peer, void* buf, size_t bytes, Completion* c) {
-  const RegionWait w{false, peer, buf, bytes, c};
-  if (try_region(w)) {
-    c->done = true;
-  } else {
-    region_waits_.push_back(w);
-  }
-  return Status::success();
+  return start_region({false, peer, buf, bytes, c});
 }
 
 bool CommChannel::region_ready() const {

@@ -40,6 +40,8 @@ class CommChannel final : public Channel {
     Completion* c;
   };
   bool try_region(const RegionWait& w);
+  // Completes `w` at once if it can, else keeps it for poll_region.
+  Status start_region(const RegionWait& w);
   // The run's number in the node region: every rank's same run of the same call has it.
   uint64_t region_call() const { return uint64_t(runs_) << 32 | seq_; }
 

@@ -7,7 +7,6 @@
 
 #include "pt2pt/shm/shm_transport.hpp"
 #include "runtime/comm/create.hpp"
-#include "runtime/config.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::coll {
@@ -59,26 +58,25 @@ NodeRegion::~NodeRegion() {
 }
 
 bool NodeRegion::try_post(uint64_t call, const void* buf, size_t bytes, int readers) {
+  if (!can_post(call)) return false;
   shm::RegionSlot* slot = node_->segment().region_slot(index_, rank_, slot_of(call));
-  if (slot->readers_left.load(std::memory_order_acquire) != 0) return false;
   if (bytes > 0) std::memcpy(payload_of(slot), buf, bytes);
   slot->bytes = bytes;
   slot->readers_left.store(uint32_t(readers), std::memory_order_relaxed);
   slot->call.store(call, std::memory_order_release);
-  for (size_t m = 0; m < locals_.size(); ++m)
-    if (int(m) != rank_) node_->wake_after_publishing(locals_[m]);
+  node_->wake_after_publishing(locals_);
   return true;
 }
 
 bool NodeRegion::try_fetch(int member, uint64_t call, void* buf, size_t room, size_t* posted) {
+  if (!has_posted(member, call)) return false;
   shm::RegionSlot* slot = node_->segment().region_slot(index_, member, slot_of(call));
-  if (slot->call.load(std::memory_order_acquire) != call) return false;
   *posted = slot->bytes;
   const size_t n = std::min(room, size_t(slot->bytes));
   if (n > 0) std::memcpy(buf, payload_of(slot), n);
   // The last fetcher frees the slot; its owner may be asleep waiting to post in it again.
   if (slot->readers_left.fetch_sub(1, std::memory_order_acq_rel) == 1)
-    node_->wake_after_publishing(locals_[size_t(member)]);
+    node_->wake_after_publishing({&locals_[size_t(member)], 1});
   return true;
 }
 
@@ -96,8 +94,9 @@ Status learn_region(Comm& comm) {
   if (comm.region.held != nullptr) return Status::success();
   comm.region.held = std::make_shared<RegionHold>();  // also while the broadcast below runs
   shm::ShmTransport* node = world().node_transport;
+  // WEFT_SHM_COLL=0 made the segment without regions (runtime/transport_setup.cpp).
   if (node == nullptr || comm.is_inter() || comm.internal || comm.size < 2 ||
-      node->segment().region_count() == 0 || setting_long("WEFT_SHM_COLL", 1) == 0)
+      node->segment().region_count() == 0)
     return Status::success();
   for (int w : comm.world_ranks)
     if (!node->reaches(w)) return Status::success();

@@ -37,7 +37,11 @@ class Progress {
 
   // One pass over everything that needs driving; returns how much happened.
   unsigned poll() {
-    const unsigned n = transport_->progress() + advance_activities();
+    unsigned n = transport_->progress();
+    if (!active_.empty()) {
+      for (Activity* a : active_) n += a->advance();
+      std::erase_if(active_, [](Activity* a) { return a->finished(); });
+    }
     pool_->sweep_orphans();
     return n;
   }
@@ -69,10 +73,7 @@ class Progress {
       pollfd pfd{transport_->wait_fd(), POLLIN, 0};
       (void)::poll(&pfd, 1, poll_ms_);
     }
-    const long blocked_ns = now_ns() - blocked_since;
-    tools::g_counters.blocked_ns.add(uint64_t(blocked_ns));
-    tools::wait_blocked_event(blocked_ns);
-    wait_state::blocking_ends();
+    blocking_ended(blocked_since);
   }
 
  private:
@@ -98,10 +99,7 @@ class Progress {
       if (done()) break;
       call_lock::block(transport_, poll_ms_, [this] { return arm(); });
     }
-    const long blocked_ns = now_ns() - blocked_since;
-    tools::g_counters.blocked_ns.add(uint64_t(blocked_ns));
-    tools::wait_blocked_event(blocked_ns);
-    wait_state::blocking_ends();
+    blocking_ended(blocked_since);
   }
 
   // Prepares to block: true if nothing is pending. After the transport has marked this rank
@@ -115,14 +113,12 @@ class Progress {
     return true;
   }
 
-  // Advances every activity and forgets the finished ones (whose owners may free them as soon
-  // as the wait returns).
-  unsigned advance_activities() {
-    if (active_.empty()) return 0;
-    unsigned n = 0;
-    for (Activity* a : active_) n += a->advance();
-    std::erase_if(active_, [](Activity* a) { return a->finished(); });
-    return n;
+  // The blocking part of a wait that began at `since` is over: counted, announced, forgotten.
+  static void blocking_ended(long since) {
+    const long blocked_ns = now_ns() - since;
+    tools::g_counters.blocked_ns.add(uint64_t(blocked_ns));
+    tools::wait_blocked_event(blocked_ns);
+    wait_state::blocking_ends();
   }
 
   static long now_ns() {

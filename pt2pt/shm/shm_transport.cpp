@@ -83,9 +83,10 @@ void ShmTransport::ring_if_sleeping(int to) {
   if (peer->sleeping.load(std::memory_order_relaxed) != 0) doorbell_.ring(peer->pid);
 }
 
-void ShmTransport::wake_after_publishing(int local) {
+void ShmTransport::wake_after_publishing(std::span<const int> locals) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  ring_if_sleeping(local);
+  for (int local : locals)
+    if (local != me_) ring_if_sleeping(local);
 }
 
 bool ShmTransport::write(int to, const Pending& p) {

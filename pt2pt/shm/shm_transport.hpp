@@ -7,6 +7,7 @@
 #pragma once
 #include <deque>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,10 +45,11 @@ class ShmTransport final : public Transport {
   Segment& segment() const { return *segment_; }
   int local_index(int peer) const { return local_of_[size_t(peer)]; }
   int local_index() const { return me_; }
-  // After publishing something local rank `local` may sleep waiting for (not in a ring):
-  // rings its doorbell if it sleeps. The fence pairs with the sleeper's flag store in arm(),
-  // so either it sees what was published before it sleeps or its flag is seen here.
-  void wake_after_publishing(int local);
+  // After publishing something the local ranks `locals` may sleep waiting for (not in a
+  // ring): rings the doorbell of each that sleeps, this rank's own excepted. The one fence
+  // pairs with the sleepers' flag stores in arm(), so either a sleeper sees what was published
+  // before it sleeps or its flag is seen here.
+  void wake_after_publishing(std::span<const int> locals);
   // irecv whose delivery first asks `guard` (nullptr: none).
   Status irecv_guarded(void* buf, size_t len, uint64_t bits, uint64_t mask, Completion* c,
                        MatchGuard* guard);
