@@ -19,18 +19,13 @@
 #include "runtime/world.hpp"
 
 namespace weft::coll {
-namespace {
 
-// The MPI_T counter of calls that `a` runs (runtime/tools/pvars.cpp names them); none for an
-// intercommunicator algorithm, which is not among algorithms_for(kind).
 tools::Counter* call_counter(const Algorithm& a) {
   const auto list = algorithms_for(a.kind);
   for (size_t i = 0; i < list.size() && i < size_t(tools::kMaxAlgorithms); ++i)
     if (list[i] == &a) return &tools::g_counters.coll_calls[int(a.kind)][i];
   return nullptr;
 }
-
-}  // namespace
 
 int CommChannel::tag(int lane) const {
   return int(((seq_ << kLaneBits) | uint32_t(lane)) & match_bits::kTagMask);

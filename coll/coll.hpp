@@ -9,11 +9,12 @@
 #include "runtime/comm/comm.hpp"
 #include "runtime/op/op.hpp"
 #include "runtime/request.hpp"
+#include "runtime/tools/counters.hpp"
 
 namespace weft::coll {
 
 struct CallSpec {
-  CollArgs args;       // rank, size and segment_bytes are filled in from the communicator
+  CollArgs args;  // rank, size and segment_bytes are filled in from the communicator
   Binding binding;
   Reduction reduction;  // reductions only
   // Sides whose datatypes are not contiguous: binding.send/recv then point at the user's buffer
@@ -40,5 +41,8 @@ Status start_nonblocking(Comm& comm, CallSpec& spec, Request** out);
 Status init_persistent(Comm& comm, CallSpec& spec, Request** out);
 // The algorithm a call would use (weft_info and tests).
 const Algorithm* choose(const Comm& comm, CallSpec& spec);
+// The MPI_T counter of calls that `a` runs (runtime/tools/pvars.cpp names them); none for an
+// intercommunicator algorithm, which is not among algorithms_for(kind).
+tools::Counter* call_counter(const Algorithm& a);
 
 }  // namespace weft::coll

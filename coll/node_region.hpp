@@ -10,12 +10,15 @@
 // sleeping peers through their doorbells (pt2pt/shm/doorbell.hpp), so waits may block as in
 // point-to-point. Threading: a communicator's calls, like the transport, one thread at a time.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "coll/algorithm.hpp"
 #include "runtime/comm/comm.hpp"
 #include "runtime/status.hpp"
+#include "runtime/tools/counters.hpp"
 
 namespace weft {
 namespace shm {
@@ -53,9 +56,25 @@ class NodeRegion {
   std::vector<int> locals_;  // the node index of each rank of the communicator
 };
 
-// What a communicator keeps about its region: learnt or not, and the region if it has one.
+// The cost model's last answer for one kind of call on the short paths (coll/region_short.hpp):
+// whether a call of these sizes goes through the region. A loop repeats the same call, so
+// asking the model once per change of size is enough.
+struct RegionChoice {
+  bool known = false;
+  size_t bytes = 0;
+  int root = 0;
+  bool in_place = false;
+  bool region = false;              // the model chose the node-region algorithm
+  tools::Counter* calls = nullptr;  // its MPI_T count of calls
+};
+
+// What a communicator keeps about its region: learnt or not, the region if it has one, and
+// what its short paths remember.
 struct RegionHold {
   std::unique_ptr<NodeRegion> region;
+  // By kind, for the kinds with a short path (barrier to allgather).
+  std::array<RegionChoice, size_t(CollKind::kAllgather) + 1> choices;
+  std::vector<unsigned char> fold_space;  // a short path's two partial results
 };
 
 // Learns comm's region unless already known: nothing (and nothing exchanged) where the

@@ -49,8 +49,15 @@ class Progress {
   // Drives progress until done() holds.
   template <typename Done>
   void wait_until(Done done) {
+    wait_until(done, [] { return false; });
+  }
+  // The same for a wait that is not an activity but, like one, may wait for a post in a node
+  // region: ready() (read only) says, once this rank is marked as sleeping, whether done() could
+  // now go further without a message (see arm()).
+  template <typename Done, typename Ready>
+  void wait_until(Done done, Ready ready) {
     if (done()) return;
-    if (CallGuard::shares()) return wait_sharing(done);
+    if (CallGuard::shares()) return wait_sharing(done, ready);
     if (spin_ns_ > 0) {
       // The clock is first read after 64 polls: most waits end sooner, and a read can cost as
       // much as a message on a virtual machine.
@@ -60,8 +67,10 @@ class Progress {
         if (done()) return;
         if (yield_) sched_yield();
         if ((i & 63) != 0) continue;
-        if (start == 0) start = now_ns();
-        else if (now_ns() - start > spin_ns_) break;
+        if (start == 0)
+          start = now_ns();
+        else if (now_ns() - start > spin_ns_)
+          break;
       }
     }
     wait_state::blocking_begins();
@@ -69,7 +78,7 @@ class Progress {
     while (!done()) {
       if (poll() != 0) continue;
       if (done()) break;
-      if (!arm()) continue;
+      if (!arm(ready)) continue;
       pollfd pfd{transport_->wait_fd(), POLLIN, 0};
       (void)::poll(&pfd, 1, poll_ms_);
     }
@@ -80,8 +89,8 @@ class Progress {
   // wait_until under MPI_THREAD_MULTIPLE: polls holding the call lock, lets it go between polls
   // while spinning and while blocked; a poll that made progress wakes the other blocked threads
   // (it may have completed what they wait for).
-  template <typename Done>
-  void wait_sharing(Done done) {
+  template <typename Done, typename Ready>
+  void wait_sharing(Done done, Ready ready) {
     const long start = now_ns();
     for (unsigned i = 1;; ++i) {
       if (poll() != 0) call_lock::progressed();
@@ -97,17 +106,19 @@ class Progress {
         continue;
       }
       if (done()) break;
-      call_lock::block(transport_, poll_ms_, [this] { return arm(); });
+      call_lock::block(transport_, poll_ms_, [this, &ready] { return arm(ready); });
     }
     blocking_ended(blocked_since);
   }
 
   // Prepares to block: true if nothing is pending. After the transport has marked this rank
-  // as sleeping, the activities look once more (read only): a collective may wait for a post
-  // in a node region (coll/node_region.hpp), whose poster rings the doorbell only if it saw
-  // the mark. (Advancing them here could poll the transport, which takes the mark away.)
-  bool arm() {
-    if (!transport_->arm()) return false;
+  // as sleeping, the waiter (`ready`) and the activities look once more (read only): a collective
+  // may wait for a post in a node region (coll/node_region.hpp), whose poster rings the doorbell
+  // only if it saw the mark. (Advancing them here could poll the transport, which takes the mark
+  // away.)
+  template <typename Ready>
+  bool arm(Ready ready) {
+    if (!transport_->arm() || ready()) return false;
     for (const Activity* a : active_)
       if (a->ready_without_messages()) return false;
     return true;

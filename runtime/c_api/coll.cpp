@@ -19,6 +19,8 @@ char* at(const void* base, size_t offset) {
 
 int barrier(const char* fn, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
+  if (Status s; form == Form::kBlocking && weft::coll::short_barrier(comm, &s))
+    return capi::report(comm, fn, s);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   CallSpec spec;
@@ -29,6 +31,9 @@ int barrier(const char* fn, MPI_Comm comm, Form form, MPI_Request* request) {
 int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
           Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
+  if (Status s;
+      form == Form::kBlocking && weft::coll::short_bcast(buffer, count, type, root, comm, &s))
+    return capi::report(comm, fn, s);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));

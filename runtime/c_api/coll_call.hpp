@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "coll/coll.hpp"
+#include "coll/region_short.hpp"
 #include "coll/regular_call.hpp"
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"

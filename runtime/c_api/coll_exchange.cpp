@@ -41,6 +41,10 @@ int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Data
               capi::CountArray displs, MPI_Datatype recvtype, MPI_Comm comm, Form form,
               MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
+  if (Status s; form == Form::kBlocking && !vector &&
+                weft::coll::short_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                            recvtype, comm, &s))
+    return capi::report(comm, fn, s);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   CallSpec spec;

@@ -59,6 +59,9 @@ Status bind_output(void* recvbuf, MPI_Count count, const weft::Datatype* t, cons
 int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
            MPI_Op op, int root, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
+  if (Status s; form == Form::kBlocking &&
+                weft::coll::short_reduce(sendbuf, recvbuf, count, type, op, root, comm, &s))
+    return capi::report(comm, fn, s);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
@@ -85,6 +88,9 @@ int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, 
 int everyone(const char* fn, CollKind kind, const void* sendbuf, void* recvbuf, MPI_Count count,
              MPI_Datatype type, MPI_Op op, MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
+  if (Status s; form == Form::kBlocking && kind == CollKind::kAllreduce &&
+                weft::coll::short_allreduce(sendbuf, recvbuf, count, type, op, comm, &s))
+    return capi::report(comm, fn, s);
   weft::Comm* c = nullptr;
   if (kind == CollKind::kAllreduce) {
     WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));

@@ -33,12 +33,12 @@ inline constexpr int kMaxAlgorithms = 16;
 inline constexpr int kMaxCollKinds = 32;
 
 struct Counters {
-  Counter messages_sent;      // MPI_Send/Isend/... started to a real rank (not MPI_PROC_NULL)
-  Counter bytes_sent;         // their payload
-  Counter messages_received;  // receives started (MPI_Recv/Irecv/Mrecv...)
-  Counter bytes_received;     // bytes of the receive buffers posted (at most what arrives)
-  Counter blocked_ns;         // nanoseconds waits spent blocked (after spinning)
-  Counter shm_eager_sent;      // sends through the node's shared-memory rings
+  Counter messages_sent;         // MPI_Send/Isend/... started to a real rank (not MPI_PROC_NULL)
+  Counter bytes_sent;            // their payload
+  Counter messages_received;     // receives started (MPI_Recv/Irecv/Mrecv...)
+  Counter bytes_received;        // bytes of the receive buffers posted (at most what arrives)
+  Counter blocked_ns;            // nanoseconds waits spent blocked (after spinning)
+  Counter shm_eager_sent;        // sends through the node's shared-memory rings
   Counter shm_single_copy_sent;  // sends the receiver copied from the sender's memory
   // Per transport, every message (collectives' and one-sided's too): started sends, and
   // receives as they complete with what arrived.
@@ -53,6 +53,8 @@ struct Counters {
   Level unexpected;
   // Collective calls by algorithm: [CollKind][index in coll::algorithms_for(kind)].
   Counter coll_calls[kMaxCollKinds][kMaxAlgorithms];
+  // Blocking collectives that ran on their short path (coll/region_short.hpp).
+  Counter coll_short_calls;
 };
 
 inline Counters g_counters;

@@ -76,8 +76,8 @@ std::vector<Pvar> build_table() {
        true, 0, &c.ucx_bytes_received},
       {"ofi_messages_sent", "Messages sent through libfabric (WEFT_TRANSPORT=ofi).",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ofi_messages_sent},
-      {"ofi_bytes_sent", "Payload bytes sent through libfabric.", MPI_T_PVAR_CLASS_COUNTER, true,
-       0, &c.ofi_bytes_sent},
+      {"ofi_bytes_sent", "Payload bytes sent through libfabric.", MPI_T_PVAR_CLASS_COUNTER, true, 0,
+       &c.ofi_bytes_sent},
       {"ofi_messages_received", "Receives completed by libfabric with a message.",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ofi_messages_received},
       {"ofi_bytes_received", "Bytes that arrived in those receives.", MPI_T_PVAR_CLASS_COUNTER,
@@ -88,6 +88,10 @@ std::vector<Pvar> build_table() {
        MPI_T_PVAR_CLASS_LEVEL, true, 0, &c.unexpected.current, true},
       {"unexpected_messages_max", "The most messages unexpected_messages has held at once.",
        MPI_T_PVAR_CLASS_HIGHWATERMARK, true, 0, &c.unexpected.max, true},
+      {"coll_short_calls",
+       "Blocking collectives (barrier, bcast, reduce, allreduce, allgather) that ran on the "
+       "short path through the communicator's node region, without a schedule.",
+       MPI_T_PVAR_CLASS_COUNTER, true, 1, &c.coll_short_calls},
       {"wait_blocked_time",
        "Seconds waiting calls spent blocked on the transport's event fd (after spinning "
        "WEFT_SPIN_US), while the handle was started.",

@@ -1,0 +1,333 @@
+// The short paths of small blocking collectives through a communicator's node region
+// (coll/region_short.hpp).
+#include "coll/region_short.hpp"
+
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "coll/coll.hpp"
+#include "coll/node_region.hpp"
+#include "gpu/memory.hpp"
+#include "runtime/call_lock.hpp"
+#include "runtime/datatype/predefined.hpp"
+#include "runtime/tools/events.hpp"
+#include "runtime/wait_state.hpp"
+#include "runtime/world.hpp"
+
+namespace weft::coll {
+namespace {
+
+// A call that may take a short path: its communicator and what it holds of its region.
+struct Short {
+  Comm* comm = nullptr;
+  RegionHold* hold = nullptr;
+};
+
+// The communicator behind `handle`, when its calls may take a short path now.
+bool short_comm(MPI_Comm handle, Short* s) {
+  World& w = world();
+  if (call_lock::multiple() || w.check_collectives ||
+      tools::event_wanted(tools::EventKind::kCollAlgorithm))
+    return false;
+  Comm* c = w.comms.find(handle);
+  if (c == nullptr) return false;
+  RegionHold* hold = c->region.held.get();
+  if (hold == nullptr || hold->region == nullptr) return false;
+  *s = {c, hold};
+  return true;
+}
+
+// The bytes of `count` elements of `type`, a predefined type whose elements lie back to back.
+bool plain_bytes(MPI_Count count, MPI_Datatype type, size_t* bytes) {
+  if (count < 0 || !is_predefined_type(type)) return false;
+  const PredefinedType& p = predefined_type(type);
+  if (p.size == 0 || p.size != p.extent) return false;
+  *bytes = size_t(count) * p.size;
+  return true;
+}
+
+// The host kernel of a predefined reduction op (not MPI_REPLACE or MPI_NO_OP) on `type`.
+ReduceKernel kernel_of(MPI_Op op, MPI_Datatype type) {
+  if (op < MPI_MAX || op > MPI_MAXLOC) return nullptr;
+  return predefined_kernel(op, type, predefined_type(type).size);
+}
+
+bool on_host(const void* a, const void* b) { return !gpu::on_device(a) && !gpu::on_device(b); }
+
+// A buffer the general path would accept for `bytes` (MPI_IN_PLACE only where a caller allows it
+// and has replaced it).
+bool usable(const void* buf, size_t bytes) {
+  return buf != MPI_IN_PLACE && (buf != nullptr || bytes == 0);
+}
+
+// Whether the cost model gives this call to the region algorithm of `kind`. The model is asked
+// only when the sizes, root or in-place use differ from the last call of the kind (describe()
+// fills in what the C API would for the general path); a call that takes the short path is
+// counted for MPI_T as the general path counts it.
+template <typename Describe>
+bool region_chosen(Short& s, CollKind kind, size_t bytes, int root, bool in_place,
+                   Describe describe) {
+  RegionChoice& c = s.hold->choices[size_t(kind)];
+  if (!c.known || c.bytes != bytes || c.root != root || c.in_place != in_place) {
+    CallSpec spec;
+    spec.args.kind = kind;
+    describe(spec.args);
+    const Algorithm* a = choose(*s.comm, spec);
+    c = {true, bytes, root, in_place, a->node_region, call_counter(*a)};
+  }
+  if (!c.region) return false;
+  if (c.calls != nullptr) c.calls->add(1);
+  tools::g_counters.coll_short_calls.add(1);
+  return true;
+}
+
+// The call's number in the region, taken as the general path takes it (one run of a blocking
+// call: coll/coll_op.hpp region_call).
+uint64_t take_call(Comm& c) {
+  wait_state::note_collective(c, c.coll_seq + 1);
+  return uint64_t(1) << 32 | c.coll_seq++;
+}
+
+Status wrong_size(int member, size_t posted, size_t expected) {
+  return Status::error(MPI_ERR_TRUNCATE,
+                       "rank " + std::to_string(member) + " gave " + std::to_string(posted) +
+                           " bytes where this rank expects " + std::to_string(expected) +
+                           " (the ranks' type signatures differ)");
+}
+
+// One rank's part of a region call: its post (readers 0: none), then its fetches, in rank
+// order: from every other member, or from `only`, each into `into` + member·stride.
+struct Moves {
+  NodeRegion& region;
+  uint64_t call;
+  int rank, size;
+  const void* post_from = nullptr;
+  size_t post_bytes = 0;
+  int readers = 0;
+  int only = -1;
+  unsigned char* into = nullptr;
+  size_t stride = 0, bytes = 0;
+  bool posted = false;
+  int next = 0;  // the member to fetch from next
+  Status outcome = Status::success();
+
+  bool fetches_from(int m) const { return m != rank && (only < 0 || m == only); }
+
+  bool advance() {
+    if (!posted) {
+      if (readers > 0 && !region.try_post(call, post_from, post_bytes, readers)) return false;
+      posted = true;
+    }
+    for (; next < size; ++next) {
+      if (!fetches_from(next)) continue;
+      size_t got = 0;
+      if (!region.try_fetch(next, call, into + stride * size_t(next), bytes, &got)) return false;
+      if (got > bytes) outcome = wrong_size(next, got, bytes);
+    }
+    return true;
+  }
+
+  bool ready() const {
+    if (!posted) return readers == 0 || region.can_post(call);
+    int m = next;
+    while (m < size && !fetches_from(m)) ++m;
+    return m < size && region.has_posted(m, call);
+  }
+};
+
+// One rank's part of a region reduction: its post of `mine` (readers 0: none), then, where it
+// folds, every member's contribution in rank order, ((x0 op x1) op x2) ..., as
+// coll/algorithms/region_parts.cpp builds it: the partial result and the next contribution
+// alternate between the two halves of `space`, and the kernel folds the first into the second
+// (inout = in op inout), so the bits are those of the region schedules.
+struct Fold {
+  NodeRegion& region;
+  uint64_t call;
+  int rank, size;
+  const void* mine;
+  size_t bytes;
+  int readers;
+  bool folds;
+  ReduceKernel kernel;
+  size_t count;
+  unsigned char* partial;
+  unsigned char* arriving;
+  bool posted = false;
+  int next = 0;  // the member whose contribution is folded next
+  Status outcome = Status::success();
+
+  bool advance() {
+    if (!posted) {
+      if (readers > 0 && !region.try_post(call, mine, bytes, readers)) return false;
+      posted = true;
+    }
+    if (!folds) return true;
+    for (; next < size; ++next) {
+      unsigned char* into = next == 0 ? partial : arriving;
+      if (next == rank) {
+        std::memcpy(into, mine, bytes);
+      } else {
+        size_t got = 0;
+        if (!region.try_fetch(next, call, into, bytes, &got)) return false;
+        if (got != bytes) outcome = wrong_size(next, got, bytes);
+      }
+      if (next > 0) {
+        kernel(partial, arriving, count);
+        std::swap(partial, arriving);
+      }
+    }
+    return true;
+  }
+
+  bool ready() const {
+    if (!posted) return readers == 0 || region.can_post(call);
+    return folds && next < size && (next == rank || region.has_posted(next, call));
+  }
+};
+
+template <typename Run>
+Status run(Run& r) {
+  world().progress.wait_until([&r] { return r.advance(); }, [&r] { return r.ready(); });
+  return r.outcome;
+}
+
+// Runs a reduction whose folding rank(s) write the result to `out`.
+Status run_fold(Short& s, const void* mine, void* out, size_t bytes, int readers, bool folds,
+                MPI_Op op, MPI_Datatype type) {
+  std::vector<unsigned char>& space = s.hold->fold_space;
+  if (space.size() < 2 * bytes) space.resize(2 * s.hold->region->capacity());
+  Fold f{*s.hold->region,
+         take_call(*s.comm),
+         s.comm->rank,
+         s.comm->size,
+         mine,
+         bytes,
+         readers,
+         folds,
+         kernel_of(op, type),
+         bytes / predefined_type(type).size,
+         space.data(),
+         space.data() + bytes};
+  Status outcome = run(f);
+  if (folds && bytes > 0) std::memcpy(out, f.partial, bytes);
+  return outcome;
+}
+
+}  // namespace
+
+bool short_barrier(MPI_Comm comm, Status* out) {
+  Short s;
+  if (!short_comm(comm, &s) || !region_chosen(s, CollKind::kBarrier, 0, 0, false, [](CollArgs&) {}))
+    return false;
+  Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, s.comm->size};
+  m.readers = s.comm->size - 1;
+  *out = run(m);
+  return true;
+}
+
+bool short_bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
+                 Status* out) {
+  Short s;
+  size_t bytes = 0;
+  if (!short_comm(comm, &s) || !plain_bytes(count, type, &bytes) || root < 0 ||
+      root >= s.comm->size || !usable(buf, bytes) || !on_host(buf, nullptr))
+    return false;
+  const size_t elem = predefined_type(type).size;
+  if (!region_chosen(s, CollKind::kBcast, bytes, root, false, [&](CollArgs& a) {
+        a.root = root;
+        a.bytes = bytes;
+        a.elem_size = elem;
+      }))
+    return false;
+  Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, s.comm->size};
+  if (s.comm->rank == root) {
+    m.post_from = buf;
+    m.post_bytes = bytes;
+    m.readers = s.comm->size - 1;
+  }
+  m.only = root;
+  m.into = static_cast<unsigned char*>(buf);
+  m.bytes = bytes;
+  *out = run(m);
+  return true;
+}
+
+bool short_reduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
+                  int root, MPI_Comm comm, Status* out) {
+  Short s;
+  size_t bytes = 0;
+  if (!short_comm(comm, &s) || !plain_bytes(count, type, &bytes) || root < 0 ||
+      root >= s.comm->size || kernel_of(op, type) == nullptr)
+    return false;
+  const bool is_root = s.comm->rank == root, in_place = sendbuf == MPI_IN_PLACE;
+  const void* mine = in_place ? recvbuf : sendbuf;
+  if ((in_place && !is_root) || !usable(mine, bytes) ||
+      (is_root && (!usable(recvbuf, bytes) || sendbuf == recvbuf)) ||
+      !on_host(mine, is_root ? recvbuf : nullptr))
+    return false;
+  const size_t elem = predefined_type(type).size;
+  if (!region_chosen(s, CollKind::kReduce, bytes, root, in_place, [&](CollArgs& a) {
+        a.root = root;
+        a.bytes = bytes;
+        a.elem_size = elem;
+        a.in_place = in_place;
+      }))
+    return false;
+  *out = run_fold(s, mine, recvbuf, bytes, is_root ? 0 : 1, is_root, op, type);
+  return true;
+}
+
+bool short_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
+                     MPI_Op op, MPI_Comm comm, Status* out) {
+  Short s;
+  size_t bytes = 0;
+  if (!short_comm(comm, &s) || !plain_bytes(count, type, &bytes) || kernel_of(op, type) == nullptr)
+    return false;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const void* mine = in_place ? recvbuf : sendbuf;
+  if (!usable(mine, bytes) || !usable(recvbuf, bytes) || sendbuf == recvbuf ||
+      !on_host(mine, recvbuf))
+    return false;
+  const size_t elem = predefined_type(type).size;
+  if (!region_chosen(s, CollKind::kAllreduce, bytes, 0, in_place, [&](CollArgs& a) {
+        a.bytes = bytes;
+        a.elem_size = elem;
+        a.in_place = in_place;
+      }))
+    return false;
+  *out = run_fold(s, mine, recvbuf, bytes, s.comm->size - 1, true, op, type);
+  return true;
+}
+
+bool short_allgather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, Status* out) {
+  Short s;
+  size_t block = 0, sent = 0;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!short_comm(comm, &s) || !plain_bytes(recvcount, recvtype, &block) ||
+      (!in_place &&
+       (!plain_bytes(sendcount, sendtype, &sent) || sent != block || !usable(sendbuf, block))) ||
+      !usable(recvbuf, block * size_t(s.comm->size)) ||
+      !on_host(in_place ? nullptr : sendbuf, recvbuf))
+    return false;
+  const int size = s.comm->size;
+  if (!region_chosen(s, CollKind::kAllgather, block, 0, in_place, [&](CollArgs& a) {
+        for (int r = 0; r < size; ++r) a.blocks.push_back({size_t(r) * block, block});
+      }))
+    return false;
+  auto* base = static_cast<unsigned char*>(recvbuf);
+  unsigned char* own = base + size_t(s.comm->rank) * block;
+  Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, size};
+  m.post_from = in_place ? own : sendbuf;
+  m.post_bytes = block;
+  m.readers = size - 1;
+  m.into = base;
+  m.stride = block;
+  m.bytes = block;
+  if (!in_place && block > 0) std::memcpy(own, sendbuf, block);  // in place it is there
+  *out = run(m);
+  return true;
+}
+
+}  // namespace weft::coll

@@ -1,0 +1,236 @@
+/* The short paths of small blocking collectives (coll/region_short.hpp), checked by results and
+ * by the MPI_T counter coll_short_calls: allreduce and reduce of doubles whose sum depends on the
+ * order (every rank must get the bits of the rank-order fold), with one rank on the general path
+ * (a derived type) while the others take the short one, every root, MPI_IN_PLACE, bcast and
+ * allgather with one rank on the general path, short calls between nonblocking calls in flight,
+ * a barrier that must wait for the slowest rank, and a broadcast whose sizes differ (an error, not
+ * a wrong answer). Run under WEFT_<COLL>_ALGORITHM=shm; with argument "off" (WEFT_SHM_COLL=0)
+ * no call may take a short path. */
+#include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+
+static MPI_T_pvar_session session;
+static MPI_T_pvar_handle short_handle;
+static int expect_short = 1;
+
+static unsigned long long short_calls(void) {
+  unsigned long long v = 0;
+  CHECK(MPI_T_pvar_read(session, short_handle, &v) == MPI_SUCCESS);
+  return v;
+}
+
+/* What this rank's short-path counter must have grown by: `n` where it takes the short path. */
+static void expect_grown(unsigned long long before, int n, int takes_short) {
+  const unsigned long long want = expect_short && takes_short ? (unsigned long long)n : 0;
+  CHECK(short_calls() - before == want);
+}
+
+/* Rank r's contribution: element 0 is huge or one, so the sum depends on the order of folding. */
+static void contribution(int rank, int call, double* x) {
+  x[0] = (rank % 2 == 0 ? 1e16 : 1.0) * (rank % 4 < 2 ? 1 : -1) + call;
+  x[1] = 0.1 * (rank + 1) + call * 0.01;
+}
+
+/* The region folds in rank order, bit for bit; message algorithms (WEFT_SHM_COLL=0) may fold in
+ * another order, which moves element 0 by a few units of its last place. */
+static int same_sum(const double* got, const double* want) {
+  if (expect_short) return memcmp(got, want, 2 * sizeof(double)) == 0;
+  return fabs(got[0] - want[0]) <= 8 && fabs(got[1] - want[1]) <= 1e-12 * fabs(want[1]);
+}
+
+static void left_fold(int size, int call, double* want) {
+  double x[2];
+  contribution(0, call, want);
+  for (int r = 1; r < size; ++r) {
+    contribution(r, call, x);
+    want[0] = want[0] + x[0];
+    want[1] = want[1] + x[1];
+  }
+}
+
+/* Allreduce and reduce; the rank `odd_one` passes a derived type, which takes the general path. */
+static void reductions(MPI_Comm comm, int odd_one) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_DOUBLE, &pair);
+  MPI_Type_commit(&pair);
+  const int general = rank == odd_one;
+  const unsigned long long before = short_calls();
+  enum { kCalls = 100 };
+  for (int call = 0; call < kCalls; ++call) {
+    snprintf(check_context_, sizeof check_context_, "reductions call %d, rank %d general", call,
+             odd_one);
+    double mine[2], got[2], want[2];
+    contribution(rank, call, mine);
+    left_fold(size, call, want);
+    if (call % 2 == 0) {
+      CHECK_MPI(general ? MPI_Allreduce(mine, got, 1, pair, MPI_SUM, comm)
+                        : MPI_Allreduce(mine, got, 2, MPI_DOUBLE, MPI_SUM, comm));
+    } else {
+      memcpy(got, mine, sizeof mine);
+      CHECK_MPI(general ? MPI_Allreduce(MPI_IN_PLACE, got, 1, pair, MPI_SUM, comm)
+                        : MPI_Allreduce(MPI_IN_PLACE, got, 2, MPI_DOUBLE, MPI_SUM, comm));
+    }
+    CHECK(same_sum(got, want));
+    const int root = call % size;
+    got[0] = got[1] = -1;
+    const void* send = mine;
+    if (rank == root && call % 3 == 0) {
+      memcpy(got, mine, sizeof mine);
+      send = MPI_IN_PLACE;
+    }
+    CHECK_MPI(general ? MPI_Reduce(send, got, 1, pair, MPI_SUM, root, comm)
+                      : MPI_Reduce(send, got, 2, MPI_DOUBLE, MPI_SUM, root, comm));
+    if (rank == root) CHECK(same_sum(got, want));
+  }
+  expect_grown(before, 2 * kCalls, !general);
+  MPI_Type_free(&pair);
+}
+
+/* MINLOC on MPI_2INT: a pair type without gaps takes the short path too. */
+static void minloc(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  for (int call = 0; call < 20; ++call) {
+    int mine[2] = {(rank * 7 + call) % size, rank}, got[2];
+    CHECK_MPI(MPI_Allreduce(mine, got, 1, MPI_2INT, MPI_MINLOC, comm));
+    /* The lowest value is 0; the lowest rank holding it wins ties. */
+    int best = -1;
+    for (int r = 0; r < size && best < 0; ++r)
+      if ((r * 7 + call) % size == 0) best = r;
+    CHECK(got[0] == 0 && got[1] == best);
+  }
+}
+
+static void moves(MPI_Comm comm, int odd_one) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Datatype three;
+  MPI_Type_contiguous(3, MPI_INT, &three);
+  MPI_Type_commit(&three);
+  const int general = rank == odd_one;
+  int* all = malloc(sizeof(int) * 3 * (size_t)size);
+  const unsigned long long before = short_calls();
+  enum { kCalls = 50 };
+  for (int call = 0; call < kCalls; ++call) {
+    snprintf(check_context_, sizeof check_context_, "bcast/allgather call %d, rank %d general",
+             call, odd_one);
+    const int root = (call * 3) % size;
+    int data[3];
+    for (int i = 0; i < 3; ++i) data[i] = rank == root ? call * 10 + i : -1;
+    CHECK_MPI(general ? MPI_Bcast(data, 1, three, root, comm)
+                      : MPI_Bcast(data, 3, MPI_INT, root, comm));
+    for (int i = 0; i < 3; ++i) CHECK(data[i] == call * 10 + i);
+    int mine[3] = {rank, call, -rank};
+    for (int i = 0; i < 3 * size; ++i) all[i] = -9;
+    if (call % 2 == 0) {
+      CHECK_MPI(general ? MPI_Allgather(mine, 1, three, all, 1, three, comm)
+                        : MPI_Allgather(mine, 3, MPI_INT, all, 3, MPI_INT, comm));
+    } else {
+      memcpy(all + 3 * rank, mine, sizeof mine);
+      CHECK_MPI(general ? MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 1, three, comm)
+                        : MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 3, MPI_INT, comm));
+    }
+    for (int r = 0; r < size; ++r)
+      CHECK(all[3 * r] == r && all[3 * r + 1] == call && all[3 * r + 2] == -r);
+  }
+  expect_grown(before, 2 * kCalls, !general);
+  free(all);
+  MPI_Type_free(&three);
+}
+
+/* Short calls while nonblocking calls of the same communicator are in flight (they take later
+ * and earlier call numbers in the same region). */
+static void between_nonblocking(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  for (int round = 0; round < 20; ++round) {
+    int in[3], out[3], b = rank == 0 ? round : -1, sum = -1;
+    MPI_Request reqs[3];
+    for (int k = 0; k < 3; ++k) {
+      in[k] = rank + k + round;
+      CHECK_MPI(MPI_Iallreduce(&in[k], &out[k], 1, MPI_INT, MPI_SUM, comm, &reqs[k]));
+      if (k == 1) CHECK_MPI(MPI_Bcast(&b, 1, MPI_INT, 0, comm));
+    }
+    CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, comm));
+    CHECK_MPI(MPI_Barrier(comm));
+    CHECK_MPI(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+    const int ranks_sum = size * (size - 1) / 2;
+    for (int k = 0; k < 3; ++k) CHECK(out[k] == ranks_sum + size * (k + round));
+    CHECK(b == round && sum == ranks_sum);
+  }
+}
+
+/* Nobody leaves a barrier before the last rank has entered it. */
+static void barrier_waits(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const int late = size - 1;
+  CHECK_MPI(MPI_Barrier(comm));
+  const double start = MPI_Wtime();
+  if (rank == late) {
+    const struct timespec nap = {0, 50 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+  }
+  CHECK_MPI(MPI_Barrier(comm));
+  if (rank != late) CHECK(MPI_Wtime() - start >= 0.045);
+}
+
+/* The root broadcasts 4 ints, the others expect 2: an error on those, not a silent cut. */
+static void sizes_differ(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int data[4] = {1, 2, 3, 4};
+  const int rc = MPI_Bcast(data, rank == 0 ? 4 : 2, MPI_INT, 0, comm);
+  if (rank == 0) {
+    CHECK(rc == MPI_SUCCESS);
+    return;
+  }
+  int cls = 0, len = 0;
+  char text[MPI_MAX_ERROR_STRING];
+  MPI_Error_class(rc, &cls);
+  MPI_Error_string(rc, text, &len);
+  CHECK(cls == MPI_ERR_TRUNCATE && strstr(text, "MPI_Bcast") != NULL);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  expect_short = !(argc > 1 && strcmp(argv[1], "off") == 0);
+  int provided, index = -1, count = 0, size;
+  MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+  MPI_T_pvar_session_create(&session);
+  CHECK(MPI_T_pvar_get_index("coll_short_calls", MPI_T_PVAR_CLASS_COUNTER, &index) == MPI_SUCCESS);
+  CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &short_handle, &count) == MPI_SUCCESS);
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  MPI_Comm_size(comm, &size);
+  if (size == 1) expect_short = 0; /* one rank: no region */
+  CHECK_MPI(MPI_Barrier(comm));    /* the first blocking call learns the region */
+  for (int odd_one = -1; odd_one < size; odd_one += size) {
+    reductions(comm, odd_one);
+    moves(comm, odd_one);
+  }
+  minloc(comm);
+  between_nonblocking(comm);
+  barrier_waits(comm);
+  if (expect_short) sizes_differ(comm); /* messages through a tree may cut it on the way */
+  CHECK_MPI(MPI_Barrier(comm));
+  MPI_Comm_free(&comm);
+  MPI_T_pvar_handle_free(session, &short_handle);
+  MPI_T_pvar_session_free(&session);
+  MPI_T_finalize();
+  MPI_Finalize();
+  return 0;
+}
