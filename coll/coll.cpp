@@ -77,7 +77,7 @@ Status CommChannel::start_fetch(int peer, void* buf, size_t bytes, Completion* c
 bool CommChannel::region_ready() const {
   const NodeRegion* region = comm_->region.held->region.get();
   for (const RegionWait& w : region_waits_) {
-    if (w.post ? region->can_post(region_call())
+    if (w.post ? region->can_post(region_call(), w.bytes)
                : region->has_posted(w.peer_or_readers, region_call()))
       return true;
   }

@@ -12,15 +12,8 @@
 namespace weft::coll {
 namespace {
 
-// The slot of a call: by its number (the low 32 bits), so consecutive calls use different ones.
-int slot_of(uint64_t call) { return int(call % shm::kRegionSlots); }
-
-unsigned char* payload_of(shm::RegionSlot* slot) {
-  return reinterpret_cast<unsigned char*>(slot) + shm::kCell;
-}
-
-// Rank 0's part: takes a free region for a communicator of `size` ranks and empties its slots;
-// -1 when every region is held.
+// Rank 0's part: takes a free region for a communicator of `size` ranks and empties its slots
+// and lines; -1 when every region is held.
 int claim(shm::Segment& segment, int size) {
   for (int i = 0; i < segment.region_count(); ++i) {
     shm::RegionHeader* h = segment.region(i);
@@ -28,12 +21,15 @@ int claim(shm::Segment& segment, int size) {
     if (h->claimed.load(std::memory_order_relaxed) != 0 ||
         !h->claimed.compare_exchange_strong(expected, 1, std::memory_order_acquire))
       continue;
+    auto empty = [](shm::PostHeader& head) {
+      head.call.store(0, std::memory_order_relaxed);
+      head.readers_left.store(0, std::memory_order_relaxed);
+    };
     for (int m = 0; m < size; ++m) {
-      for (int which = 0; which < shm::kRegionSlots; ++which) {
-        shm::RegionSlot* slot = segment.region_slot(i, m, which);
-        slot->call.store(0, std::memory_order_relaxed);
-        slot->readers_left.store(0, std::memory_order_relaxed);
-      }
+      for (int which = 0; which < shm::kRegionSlots; ++which)
+        empty(segment.region_slot(i, m, which)->head);
+      for (int which = 0; which < shm::kRegionLines; ++which)
+        empty(segment.region_line(i, m, which)->head);
     }
     // The others learn the number by a message sent after this, which orders these stores
     // before their first look.
@@ -57,37 +53,55 @@ NodeRegion::~NodeRegion() {
     h->claimed.store(0, std::memory_order_release);
 }
 
+NodeRegion::Place NodeRegion::place(int member, uint64_t call, size_t bytes) const {
+  const shm::Segment& s = node_->segment();
+  if (bytes <= shm::kLinePayload) {
+    shm::RegionLine* line = s.region_line(index_, member, int(call % shm::kRegionLines));
+    return {&line->head, line->payload};
+  }
+  shm::RegionSlot* slot = s.region_slot(index_, member, int(call % shm::kRegionSlots));
+  return {&slot->head, reinterpret_cast<unsigned char*>(slot) + shm::kCell};
+}
+
+NodeRegion::Place NodeRegion::posted(int member, uint64_t call) const {
+  // A small post is in a line, a larger one in a slot; the fetcher looks at both, since what it
+  // expects need not be what was posted.
+  const Place line = place(member, call, 0);
+  if (line.head->call.load(std::memory_order_acquire) == call) return line;
+  const Place slot = place(member, call, shm::kLinePayload + 1);
+  if (slot.head->call.load(std::memory_order_acquire) == call) return slot;
+  return {};
+}
+
 bool NodeRegion::try_post(uint64_t call, const void* buf, size_t bytes, int readers) {
-  if (!can_post(call)) return false;
-  shm::RegionSlot* slot = node_->segment().region_slot(index_, rank_, slot_of(call));
-  if (bytes > 0) std::memcpy(payload_of(slot), buf, bytes);
-  slot->bytes = bytes;
-  slot->readers_left.store(uint32_t(readers), std::memory_order_relaxed);
-  slot->call.store(call, std::memory_order_release);
+  const Place p = place(rank_, call, bytes);
+  if (p.head->readers_left.load(std::memory_order_acquire) != 0) return false;
+  if (bytes > 0) std::memcpy(p.payload, buf, bytes);
+  p.head->bytes = uint32_t(bytes);
+  p.head->readers_left.store(uint32_t(readers), std::memory_order_relaxed);
+  p.head->call.store(call, std::memory_order_release);
   node_->wake_after_publishing(locals_);
   return true;
 }
 
-bool NodeRegion::try_fetch(int member, uint64_t call, void* buf, size_t room, size_t* posted) {
-  if (!has_posted(member, call)) return false;
-  shm::RegionSlot* slot = node_->segment().region_slot(index_, member, slot_of(call));
-  *posted = slot->bytes;
-  const size_t n = std::min(room, size_t(slot->bytes));
-  if (n > 0) std::memcpy(buf, payload_of(slot), n);
-  // The last fetcher frees the slot; its owner may be asleep waiting to post in it again.
-  if (slot->readers_left.fetch_sub(1, std::memory_order_acq_rel) == 1)
+bool NodeRegion::try_fetch(int member, uint64_t call, void* buf, size_t room, size_t* bytes) {
+  const Place p = posted(member, call);
+  if (p.head == nullptr) return false;
+  *bytes = p.head->bytes;
+  const size_t n = std::min(room, size_t(p.head->bytes));
+  if (n > 0) std::memcpy(buf, p.payload, n);
+  // The last fetcher frees the place; its owner may be asleep waiting to post in it again.
+  if (p.head->readers_left.fetch_sub(1, std::memory_order_acq_rel) == 1)
     node_->wake_after_publishing({&locals_[size_t(member)], 1});
   return true;
 }
 
-bool NodeRegion::can_post(uint64_t call) const {
-  const shm::RegionSlot* slot = node_->segment().region_slot(index_, rank_, slot_of(call));
-  return slot->readers_left.load(std::memory_order_acquire) == 0;
+bool NodeRegion::can_post(uint64_t call, size_t bytes) const {
+  return place(rank_, call, bytes).head->readers_left.load(std::memory_order_acquire) == 0;
 }
 
 bool NodeRegion::has_posted(int member, uint64_t call) const {
-  const shm::RegionSlot* slot = node_->segment().region_slot(index_, member, slot_of(call));
-  return slot->call.load(std::memory_order_acquire) == call;
+  return posted(member, call).head != nullptr;
 }
 
 Status learn_region(Comm& comm) {

@@ -1,10 +1,11 @@
 // A communicator's node region: one of the regions of the node's shared-memory segment
 // (pt2pt/shm/segment.hpp), held by a communicator whose ranks all share that segment, through
 // which its node-region collectives (coll/algorithms/*_shm.cpp) post and fetch data without
-// messages. Every rank has shm::kRegionSlots slots, used by calls in turn: a post of call k
-// waits until every fetcher of call k - kRegionSlots has copied out, a fetch of call k waits for
-// the slot to name call k (the number with the run's count above it: persistent calls run many
-// times).
+// messages. Every rank has shm::kRegionSlots slots and shm::kRegionLines lines (for posts of
+// at most shm::kLinePayload bytes), used by calls in turn: a post of call k in a slot waits until
+// every fetcher of call k - kRegionSlots has copied out (in a line, k - kRegionLines), a fetch of
+// call k waits for the slot or line to name call k (the number with the run's count above it:
+// persistent calls run many times).
 // The communicator's rank 0 claims a free region at the program's first blocking collective on
 // it and tells the others which (learn_region); the last rank to let go frees it. Posting wakes
 // sleeping peers through their doorbells (pt2pt/shm/doorbell.hpp), so waits may block as in
@@ -23,7 +24,8 @@
 namespace weft {
 namespace shm {
 class ShmTransport;
-}
+struct PostHeader;
+}  // namespace shm
 
 namespace coll {
 
@@ -45,11 +47,21 @@ class NodeRegion {
   // Copies rank `member`'s post in call `call` to `buf` (at most `room` bytes); false until it
   // has posted. *posted: the bytes it posted.
   bool try_fetch(int member, uint64_t call, void* buf, size_t room, size_t* posted);
-  // Whether try_post and try_fetch would succeed now (read only).
-  bool can_post(uint64_t call) const;
+  // Whether try_post (of `bytes`) and try_fetch would succeed now (read only).
+  bool can_post(uint64_t call, size_t bytes) const;
   bool has_posted(int member, uint64_t call) const;
 
  private:
+  // Where a post lies: its header and its payload.
+  struct Place {
+    shm::PostHeader* head = nullptr;
+    unsigned char* payload = nullptr;
+  };
+  // Where `member` posts `bytes` in call `call`: a line when they fit, else a slot.
+  Place place(int member, uint64_t call, size_t bytes) const;
+  // Where `member`'s post of call `call` is; head null until it has posted.
+  Place posted(int member, uint64_t call) const;
+
   shm::ShmTransport* node_;
   int index_, rank_;
   size_t capacity_;

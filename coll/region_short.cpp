@@ -129,7 +129,7 @@ struct Moves {
   }
 
   bool ready() const {
-    if (!posted) return readers == 0 || region.can_post(call);
+    if (!posted) return readers == 0 || region.can_post(call, post_bytes);
     int m = next;
     while (m < size && !fetches_from(m)) ++m;
     return m < size && region.has_posted(m, call);
@@ -181,7 +181,7 @@ struct Fold {
   }
 
   bool ready() const {
-    if (!posted) return readers == 0 || region.can_post(call);
+    if (!posted) return readers == 0 || region.can_post(call, bytes);
     return folds && next < size && (next == rank || region.has_posted(next, call));
   }
 };

@@ -35,7 +35,7 @@ Layout layout(size_t local_size, size_t ring_cells, size_t regions, size_t regio
   l.slots = l.rings + local_size * local_size * sizeof(RingControl);
   l.cells = round_up(l.slots + local_size * local_size * sizeof(CopySlot), 4096);
   l.regions = round_up(l.cells + local_size * local_size * ring_cells * kCell, 4096);
-  l.bytes = l.regions + regions * (kCell + local_size * kRegionSlots * (kCell + region_payload));
+  l.bytes = l.regions + regions * Segment::region_bytes(local_size, region_payload);
   return l;
 }
 
@@ -58,10 +58,11 @@ Status wait_for(const std::atomic<uint32_t>& count, uint32_t target, const std::
     timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (now.tv_sec - start.tv_sec > 120)
-      return Status::error(MPI_ERR_OTHER, "timed out after 120 s waiting for the other ranks of "
-                                          "this node to " + what + " (" +
-                                              std::to_string(count.load()) + " of " +
-                                              std::to_string(target) + " did)");
+      return Status::error(MPI_ERR_OTHER,
+                           "timed out after 120 s waiting for the other ranks of "
+                           "this node to " +
+                               what + " (" + std::to_string(count.load()) + " of " +
+                               std::to_string(target) + " did)");
   }
   return Status::success();
 }

@@ -48,21 +48,38 @@ struct alignas(kCell) RegionHeader {
 // Slots each rank has in a region: calls k and k + kRegionSlots share one, so a rank can post
 // that many calls ahead of the slowest rank fetching them (a broadcast root runs ahead).
 inline constexpr int kRegionSlots = 8;
+// Lines each rank has besides, for posts of at most kLinePayload bytes (barriers, small
+// vectors): a cache line each, so there can be many and a small broadcast's root runs further
+// ahead (on oversubscribed cores, ranks then take turns less often).
+inline constexpr int kRegionLines = 64;
+
+// What a post says of itself: in a slot's first line, or at the start of a line.
+struct PostHeader {
+  std::atomic<uint64_t> call{0};          // the call whose post it holds (0: none yet)
+  std::atomic<uint32_t> readers_left{0};  // ranks yet to fetch it
+  uint32_t bytes = 0;                     // bytes posted
+};
 
 // One rank's post in a region for calls whose number is the same modulo kRegionSlots, followed
 // by `region_payload` bytes.
 struct alignas(kCell) RegionSlot {
-  std::atomic<uint64_t> call{0};          // the call whose post it holds (0: none yet)
-  std::atomic<uint32_t> readers_left{0};  // ranks yet to fetch it
-  uint64_t bytes = 0;                     // bytes posted
+  PostHeader head;
 };
+
+// One rank's small post for calls whose number is the same modulo kRegionLines.
+inline constexpr size_t kLinePayload = kCell - sizeof(PostHeader);
+struct alignas(kCell) RegionLine {
+  PostHeader head;
+  unsigned char payload[kLinePayload];
+};
+static_assert(sizeof(RegionLine) == kCell);
 
 struct alignas(kCell) SegmentHeader {
   uint64_t magic = 0;
   uint32_t local_size = 0;
   uint32_t ring_cells = 0;
   uint32_t region_count = 0;
-  uint32_t region_payload = 0;  // bytes a region slot holds (a multiple of kCell)
+  uint32_t region_payload = 0;           // bytes a region slot holds (a multiple of kCell)
   std::atomic<uint32_t> attached{0};     // ranks that have mapped it
   std::atomic<uint32_t> checked{0};      // ranks that have tested cross-memory attach
   std::atomic<uint32_t> cma_refused{0};  // some rank could not read a peer's memory
@@ -95,6 +112,10 @@ class Segment {
     return cells_ + ring_index(from, to) * ring_cells() * kCell;
   }
   CopySlot* copy_slot(int from, int to) const { return slots_ + ring_index(from, to); }
+  // The bytes of one region for `local_size` ranks and slots of `payload` bytes.
+  static size_t region_bytes(size_t local_size, size_t payload) {
+    return kCell + local_size * (kRegionSlots * (kCell + payload) + kRegionLines * kCell);
+  }
   int region_count() const { return int(header_->region_count); }
   size_t region_payload() const { return header_->region_payload; }
   RegionHeader* region(int index) const {
@@ -106,13 +127,18 @@ class Segment {
     return reinterpret_cast<RegionSlot*>(regions_ + size_t(index) * region_bytes() + kCell +
                                          (size_t(member) * kRegionSlots + size_t(which)) * slot);
   }
+  // Rank `member`'s line `which` (0 .. kRegionLines-1) in region `index`, after all the slots.
+  RegionLine* region_line(int index, int member, int which) const {
+    return reinterpret_cast<RegionLine*>(region_slot(index, int(header_->local_size), 0)) +
+           size_t(member) * kRegionLines + size_t(which);
+  }
 
  private:
   Segment() = default;
-  size_t ring_index(int from, int to) const { return size_t(to) * header_->local_size + size_t(from); }
-  size_t region_bytes() const {
-    return kCell + size_t(header_->local_size) * kRegionSlots * (kCell + region_payload());
+  size_t ring_index(int from, int to) const {
+    return size_t(to) * header_->local_size + size_t(from);
   }
+  size_t region_bytes() const { return region_bytes(header_->local_size, region_payload()); }
 
   unsigned char* base_ = nullptr;
   size_t bytes_ = 0;
