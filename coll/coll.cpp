@@ -50,10 +50,15 @@ Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Comp
 bool CommChannel::try_region(const RegionWait& w) {
   NodeRegion* region = comm_->region.held->region.get();
   if (w.post) return region->try_post(region_call(), w.buf, w.bytes, w.peer_or_readers);
+  const bool whole = w.from == kWholePost;
+  const size_t from = whole ? 0 : w.from;
   size_t posted = 0;
-  if (!region->try_fetch(w.peer_or_readers, region_call(), w.buf, w.bytes, &posted)) return false;
-  w.c->bytes = std::min(posted, w.bytes);
-  w.c->error_class = posted > w.bytes ? MPI_ERR_TRUNCATE : 0;
+  if (!region->try_fetch(w.peer_or_readers, region_call(), from, w.buf, w.bytes, &posted))
+    return false;
+  const size_t there = posted > from ? posted - from : 0;
+  w.c->bytes = std::min(there, w.bytes);
+  // A whole post longer than expected is cut; a part must be there in full.
+  w.c->error_class = (whole ? there > w.bytes : there < w.bytes) ? MPI_ERR_TRUNCATE : 0;
   return true;
 }
 
@@ -70,8 +75,8 @@ Status CommChannel::start_post(const void* buf, size_t bytes, int readers, Compl
   return start_region({true, readers, const_cast<void*>(buf), bytes, c});
 }
 
-Status CommChannel::start_fetch(int peer, void* buf, size_t bytes, Completion* c) {
-  return start_region({false, peer, buf, bytes, c});
+Status CommChannel::start_fetch(int peer, size_t from, void* buf, size_t bytes, Completion* c) {
+  return start_region({false, peer, buf, bytes, c, from});
 }
 
 bool CommChannel::region_ready() const {

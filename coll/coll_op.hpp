@@ -26,7 +26,7 @@ class CommChannel final : public Channel {
   Status start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) override;
   // Through the communicator's node region (coll/node_region.hpp), with the call's number.
   Status start_post(const void* buf, size_t bytes, int readers, Completion* c) override;
-  Status start_fetch(int peer, void* buf, size_t bytes, Completion* c) override;
+  Status start_fetch(int peer, size_t from, void* buf, size_t bytes, Completion* c) override;
   unsigned poll_region() override;
   bool region_ready() const override;
 
@@ -38,6 +38,7 @@ class CommChannel final : public Channel {
     void* buf;
     size_t bytes;
     Completion* c;
+    size_t from = kWholePost;  // a fetch's start in the post
   };
   bool try_region(const RegionWait& w);
   // Completes `w` at once if it can, else keeps it for poll_region.

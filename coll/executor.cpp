@@ -14,7 +14,7 @@ Status Channel::start_post(const void*, size_t, int, Completion*) {
   return Status::error(MPI_ERR_INTERN, "a node-region collective on a channel without a region");
 }
 
-Status Channel::start_fetch(int, void*, size_t, Completion*) {
+Status Channel::start_fetch(int, size_t, void*, size_t, Completion*) {
   return Status::error(MPI_ERR_INTERN, "a node-region collective on a channel without a region");
 }
 
@@ -116,8 +116,12 @@ void Executor::plan(const Schedule& s) {
 unsigned char* Executor::address(BufRef ref) const {
   uintptr_t base = 0;
   switch (ref.buf) {
-    case Buf::kSend: base = reinterpret_cast<uintptr_t>(binding_.send); break;
-    case Buf::kRecv: base = reinterpret_cast<uintptr_t>(binding_.recv); break;
+    case Buf::kSend:
+      base = reinterpret_cast<uintptr_t>(binding_.send);
+      break;
+    case Buf::kRecv:
+      base = reinterpret_cast<uintptr_t>(binding_.recv);
+      break;
     case Buf::kScratch:
       base = reinterpret_cast<uintptr_t>(device_.active() ? device_.scratch() : scratch_.get());
       break;
@@ -189,7 +193,7 @@ void Executor::start_transfer(StepId id, const Step& step) {
         s = channel_->start_post(buf, step.bytes, step.peer, c);
         break;
       default:
-        s = channel_->start_fetch(step.peer, buf, step.bytes, c);
+        s = channel_->start_fetch(step.peer, step.from, buf, step.bytes, c);
         break;
     }
   }

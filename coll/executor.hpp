@@ -28,7 +28,8 @@ class Channel {
   // fetching what `peer` posted into `buf` (c->bytes: what it posted). A channel without a
   // region refuses them.
   virtual Status start_post(const void* buf, size_t bytes, int readers, Completion* c);
-  virtual Status start_fetch(int peer, void* buf, size_t bytes, Completion* c);
+  // `from`: where in the post the bytes start, or kWholePost (coll/schedule.hpp).
+  virtual Status start_fetch(int peer, size_t from, void* buf, size_t bytes, Completion* c);
   // Completes the posts and fetches that can now complete; returns how many did.
   virtual unsigned poll_region() { return 0; }
   // Whether poll_region would complete one now (read only).
@@ -90,16 +91,16 @@ class Executor {
   DeviceMirror mirror_;  // active while a small run's device data is mirrored on the host
   DeviceRun device_;     // active while the bound buffers are in GPU memory
 
-  std::vector<uint32_t> initial_pending_;  // prerequisites per step, as planned
-  std::vector<StepId> initial_ready_;      // the steps without any, in step order
-  std::vector<uint32_t> pending_;         // unmet prerequisites per step in this run
-  std::vector<uint32_t> fill_;            // plan() scratch
+  std::vector<uint32_t> initial_pending_;      // prerequisites per step, as planned
+  std::vector<StepId> initial_ready_;          // the steps without any, in step order
+  std::vector<uint32_t> pending_;              // unmet prerequisites per step in this run
+  std::vector<uint32_t> fill_;                 // plan() scratch
   std::vector<StepId> last_send_, last_recv_;  // plan() scratch: per peer and lane
-  std::vector<uint32_t> dependents_at_;   // CSR: dependents of step i are
-  std::vector<StepId> dependents_;        //   dependents_[dependents_at_[i] .. [i+1])
-  std::vector<StepId> order_next_;        // the next send to / receive from the same peer and lane
-  std::vector<Completion> completions_;   // one per step (sends, receives, posts, fetches)
-  bool uses_region_ = false;              // the schedule has posts or fetches
+  std::vector<uint32_t> dependents_at_;        // CSR: dependents of step i are
+  std::vector<StepId> dependents_;             //   dependents_[dependents_at_[i] .. [i+1])
+  std::vector<StepId> order_next_;         // the next send to / receive from the same peer and lane
+  std::vector<Completion> completions_;    // one per step (sends, receives, posts, fetches)
+  bool uses_region_ = false;               // the schedule has posts or fetches
   std::vector<StepId> ready_, in_flight_;  // ready_ is a queue: ready_[ready_head_..]
   size_t ready_head_ = 0;
   size_t completed_ = 0, total_ = 0;

@@ -84,12 +84,13 @@ bool NodeRegion::try_post(uint64_t call, const void* buf, size_t bytes, int read
   return true;
 }
 
-bool NodeRegion::try_fetch(int member, uint64_t call, void* buf, size_t room, size_t* bytes) {
+bool NodeRegion::try_fetch(int member, uint64_t call, size_t from, void* buf, size_t room,
+                           size_t* bytes) {
   const Place p = posted(member, call);
   if (p.head == nullptr) return false;
   *bytes = p.head->bytes;
-  const size_t n = std::min(room, size_t(p.head->bytes));
-  if (n > 0) std::memcpy(buf, p.payload, n);
+  const size_t n = from < *bytes ? std::min(room, *bytes - from) : 0;
+  if (n > 0) std::memcpy(buf, p.payload + from, n);
   // The last fetcher frees the place; its owner may be asleep waiting to post in it again.
   if (p.head->readers_left.fetch_sub(1, std::memory_order_acq_rel) == 1)
     node_->wake_after_publishing({&locals_[size_t(member)], 1});

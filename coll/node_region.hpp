@@ -44,9 +44,9 @@ class NodeRegion {
   // bits, the run above them, never 0), for `readers` ranks to fetch; false (nothing done) while
   // the call's slot still waits for fetchers of an earlier call.
   bool try_post(uint64_t call, const void* buf, size_t bytes, int readers);
-  // Copies rank `member`'s post in call `call` to `buf` (at most `room` bytes); false until it
-  // has posted. *posted: the bytes it posted.
-  bool try_fetch(int member, uint64_t call, void* buf, size_t room, size_t* posted);
+  // Copies rank `member`'s post in call `call`, from `from` bytes into it, to `buf` (at most
+  // `room` bytes); false until it has posted. *posted: the bytes it posted in all.
+  bool try_fetch(int member, uint64_t call, size_t from, void* buf, size_t room, size_t* posted);
   // Whether try_post (of `bytes`) and try_fetch would succeed now (read only).
   bool can_post(uint64_t call, size_t bytes) const;
   bool has_posted(int member, uint64_t call) const;

@@ -122,7 +122,7 @@ struct Moves {
     for (; next < size; ++next) {
       if (!fetches_from(next)) continue;
       size_t got = 0;
-      if (!region.try_fetch(next, call, into + stride * size_t(next), bytes, &got)) return false;
+      if (!region.try_fetch(next, call, 0, into + stride * size_t(next), bytes, &got)) return false;
       if (got > bytes) outcome = wrong_size(next, got, bytes);
     }
     return true;
@@ -169,7 +169,7 @@ struct Fold {
         std::memcpy(into, mine, bytes);
       } else {
         size_t got = 0;
-        if (!region.try_fetch(next, call, into, bytes, &got)) return false;
+        if (!region.try_fetch(next, call, 0, into, bytes, &got)) return false;
         if (got != bytes) outcome = wrong_size(next, got, bytes);
       }
       if (next > 0) {

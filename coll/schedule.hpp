@@ -48,6 +48,9 @@ inline bool incoming(StepKind k) { return k == StepKind::kRecv || k == StepKind:
 inline constexpr int kLaneBits = 3;
 inline constexpr int kLanes = 1 << kLaneBits;
 
+// A fetch of a whole post (at most `bytes`; more is a truncation), not of a part of it.
+inline constexpr size_t kWholePost = SIZE_MAX;
+
 using StepId = uint32_t;
 inline constexpr StepId kNoStep = UINT32_MAX;  // "no dependency": ignored where deps are given
 
@@ -55,9 +58,10 @@ struct Step {
   StepKind kind = StepKind::kJoin;
   uint8_t lane = 0;  // kSend/kRecv: the ordered stream the message travels on
   int peer = -1;     // kSend/kRecv/kFetch: rank in the communicator; kPost: how many fetch it
-  BufRef src, dst;   // send, post: src; recv, fetch: dst; reduce: dst = src op dst; copy: src -> dst
-  size_t bytes = 0;  // bytes moved (reduce: bytes of elements combined)
+  BufRef src, dst;  // send, post: src; recv, fetch: dst; reduce: dst = src op dst; copy: src -> dst
+  size_t bytes = 0;                     // bytes moved (reduce: bytes of elements combined)
   uint32_t dep_begin = 0, dep_end = 0;  // this step's dependencies in Schedule::deps()
+  size_t from = kWholePost;             // kFetch: where in the peer's post its bytes start
 };
 
 class Schedule {
@@ -91,6 +95,13 @@ class Schedule {
   // Copies what rank `peer` posts in this call (`bytes`) to `dst`, once it has.
   StepId fetch(int peer, BufRef dst, size_t bytes, Deps deps = {}) {
     return add({StepKind::kFetch, 0, peer, {}, dst, bytes}, list(deps));
+  }
+  // Copies `bytes` of what rank `peer` posts in this call, from `from` bytes into its post (which
+  // must hold them), to `dst`.
+  StepId fetch_part(int peer, size_t from, BufRef dst, size_t bytes, Deps deps = {}) {
+    Step step{StepKind::kFetch, 0, peer, {}, dst, bytes};
+    step.from = from;
+    return add(step, list(deps));
   }
   // A step that does nothing but complete once its dependencies have: joins several steps
   // into one dependency.

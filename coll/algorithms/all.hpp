@@ -17,8 +17,9 @@ extern const Algorithm kScatterBinomial, kScatterLinear;
 extern const Algorithm kAllgatherRing, kAllgatherRecursiveDoubling, kAllgatherBruck, kAllgatherShm,
     kAllgatherHierarchical, kAllgatherLinear;
 extern const Algorithm kReduceScatterRing, kReduceScatterHalving, kReduceScatterPairwise,
-    kReduceScatterLinear;
-extern const Algorithm kAlltoallPairwise, kAlltoallBruck, kAlltoallBounded, kAlltoallLinear;
+    kReduceScatterShm, kReduceScatterLinear;
+extern const Algorithm kAlltoallPairwise, kAlltoallBruck, kAlltoallBounded, kAlltoallShm,
+    kAlltoallLinear;
 extern const Algorithm kScanRecursiveDoubling, kScanLinear;
 extern const Algorithm kExscanRecursiveDoubling, kExscanLinear;
 extern const Algorithm kNeighborAllgatherLinear;

@@ -9,14 +9,21 @@ bool region_takes(const CollArgs& a, size_t bytes_per_rank) {
   return a.remote_size == 0 && a.size > 1 && a.region_bytes > 0 && bytes_per_rank <= a.region_bytes;
 }
 
-void fold_posts(const CollArgs& a, Schedule& s, StepId posted) {
+void fold_posts(const CollArgs& a, Schedule& s, StepId posted, const Block* part) {
   // One slot per rank; slot r ends holding x0 op ... op xr.
-  const size_t n = a.bytes;
+  const size_t n = part != nullptr ? part->bytes : a.bytes;
+  const size_t at = part != nullptr ? part->offset : 0;
   const BufRef slots = s.scratch(size_t(a.size) * n);
   auto slot = [&](int r) { return slots.at(size_t(r) * n); };
   std::vector<StepId> arrived(size_t(a.size));
-  for (int r = 0; r < a.size; ++r)
-    arrived[size_t(r)] = r == a.rank ? s.copy(send_buf(), slot(r), n) : s.fetch(r, slot(r), n);
+  for (int r = 0; r < a.size; ++r) {
+    if (r == a.rank) {
+      arrived[size_t(r)] = s.copy(send_buf(at), slot(r), n);
+    } else {
+      arrived[size_t(r)] =
+          part != nullptr ? s.fetch_part(r, at, slot(r), n) : s.fetch(r, slot(r), n);
+    }
+  }
   StepId folded = arrived[0];
   for (int r = 1; r < a.size; ++r)
     folded = s.reduce(slot(r - 1), slot(r), n, {folded, arrived[size_t(r)]});

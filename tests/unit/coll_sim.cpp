@@ -45,13 +45,14 @@ struct PendingFetch {
   void* buf;
   size_t bytes;
   Completion* c;
+  size_t from;  // kWholePost or where in the post
 };
 
 struct Fabric {
   int size = 1;
   size_t lanes = 1;
   std::vector<Queue> sends, recvs;
-  std::vector<Stream> ready;  // streams with both a send and a receive waiting
+  std::vector<Stream> ready;     // streams with both a send and a receive waiting
   std::vector<size_t> ready_at;  // position in `ready`, or SIZE_MAX
   std::mt19937_64 rng;
   bool eager = false;
@@ -59,8 +60,12 @@ struct Fabric {
   std::vector<PendingPost> pending_posts;
 
   Fabric(int p, size_t lanes_used)
-      : size(p), lanes(lanes_used), sends(size_t(p) * size_t(p) * lanes), recvs(sends.size()),
-        ready_at(sends.size(), SIZE_MAX), region(size_t(p)) {}
+      : size(p),
+        lanes(lanes_used),
+        sends(size_t(p) * size_t(p) * lanes),
+        recvs(sends.size()),
+        ready_at(sends.size(), SIZE_MAX),
+        region(size_t(p)) {}
 
   // Makes a pending post: its data is read now.
   void complete_post(const PendingPost& p) {
@@ -153,8 +158,8 @@ class SimChannel final : public coll::Channel {
     return Status::success();
   }
 
-  Status start_fetch(int peer, void* buf, size_t bytes, Completion* c) override {
-    fetches_.push_back({peer, buf, bytes, c});
+  Status start_fetch(int peer, size_t from, void* buf, size_t bytes, Completion* c) override {
+    fetches_.push_back({peer, buf, bytes, c, from});
     return Status::success();
   }
 
@@ -167,10 +172,13 @@ class SimChannel final : public coll::Channel {
         ++i;
         continue;
       }
-      const size_t n = std::min(f.bytes, r.data.size());
-      if (n > 0) std::memcpy(f.buf, r.data.data(), n);
+      const bool whole = f.from == coll::kWholePost;
+      const size_t start = whole ? 0 : f.from;
+      const size_t there = r.data.size() > start ? r.data.size() - start : 0;
+      const size_t n = std::min(f.bytes, there);
+      if (n > 0) std::memcpy(f.buf, r.data.data() + start, n);
       f.c->bytes = n;
-      f.c->error_class = r.data.size() > f.bytes ? MPI_ERR_TRUNCATE : 0;
+      f.c->error_class = (whole ? there > f.bytes : there < f.bytes) ? MPI_ERR_TRUNCATE : 0;
       f.c->done = true;
       --r.readers_left;
       fetches_[i] = fetches_.back();
@@ -249,7 +257,8 @@ SimOutcome simulate(const std::vector<coll::Schedule>& schedules,
     }
   }
   for (Stream s = 0; s < fabric.sends.size() && out.error.empty(); ++s) {
-    if (!fabric.sends[s].empty()) out.error = "a message from " + fabric.describe(s) + " was never received";
+    if (!fabric.sends[s].empty())
+      out.error = "a message from " + fabric.describe(s) + " was never received";
   }
   for (int r = 0; r < p && out.error.empty(); ++r) {
     const RegionPost& post = fabric.region[size_t(r)];
