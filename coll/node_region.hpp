@@ -84,8 +84,8 @@ struct RegionChoice {
 // what its short paths remember.
 struct RegionHold {
   std::unique_ptr<NodeRegion> region;
-  // By kind, for the kinds with a short path (barrier to allgather).
-  std::array<RegionChoice, size_t(CollKind::kAllgather) + 1> choices;
+  // By kind, for the kinds with a short path (barrier to alltoall).
+  std::array<RegionChoice, size_t(CollKind::kAlltoall) + 1> choices;
   std::vector<unsigned char> fold_space;  // a short path's two partial results
 };
 

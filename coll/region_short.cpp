@@ -3,11 +3,10 @@
 #include "coll/region_short.hpp"
 
 #include <cstring>
-#include <string>
-#include <utility>
 
 #include "coll/coll.hpp"
 #include "coll/node_region.hpp"
+#include "coll/region_runs.hpp"
 #include "gpu/memory.hpp"
 #include "runtime/call_lock.hpp"
 #include "runtime/datatype/predefined.hpp"
@@ -89,119 +88,19 @@ uint64_t take_call(Comm& c) {
   return uint64_t(1) << 32 | c.coll_seq++;
 }
 
-Status wrong_size(int member, size_t posted, size_t expected) {
-  return Status::error(MPI_ERR_TRUNCATE,
-                       "rank " + std::to_string(member) + " gave " + std::to_string(posted) +
-                           " bytes where this rank expects " + std::to_string(expected) +
-                           " (the ranks' type signatures differ)");
-}
-
-// One rank's part of a region call: its post (readers 0: none), then its fetches, in rank
-// order: from every other member, or from `only`, each into `into` + member·stride.
-struct Moves {
-  NodeRegion& region;
-  uint64_t call;
-  int rank, size;
-  const void* post_from = nullptr;
-  size_t post_bytes = 0;
-  int readers = 0;
-  int only = -1;
-  unsigned char* into = nullptr;
-  size_t stride = 0, bytes = 0;
-  bool posted = false;
-  int next = 0;  // the member to fetch from next
-  Status outcome = Status::success();
-
-  bool fetches_from(int m) const { return m != rank && (only < 0 || m == only); }
-
-  bool advance() {
-    if (!posted) {
-      if (readers > 0 && !region.try_post(call, post_from, post_bytes, readers)) return false;
-      posted = true;
-    }
-    for (; next < size; ++next) {
-      if (!fetches_from(next)) continue;
-      size_t got = 0;
-      if (!region.try_fetch(next, call, 0, into + stride * size_t(next), bytes, &got)) return false;
-      if (got > bytes) outcome = wrong_size(next, got, bytes);
-    }
-    return true;
-  }
-
-  bool ready() const {
-    if (!posted) return readers == 0 || region.can_post(call, post_bytes);
-    int m = next;
-    while (m < size && !fetches_from(m)) ++m;
-    return m < size && region.has_posted(m, call);
-  }
-};
-
-// One rank's part of a region reduction: its post of `mine` (readers 0: none), then, where it
-// folds, every member's contribution in rank order, ((x0 op x1) op x2) ..., as
-// coll/algorithms/region_parts.cpp builds it: the partial result and the next contribution
-// alternate between the two halves of `space`, and the kernel folds the first into the second
-// (inout = in op inout), so the bits are those of the region schedules.
-struct Fold {
-  NodeRegion& region;
-  uint64_t call;
-  int rank, size;
-  const void* mine;
-  size_t bytes;
-  int readers;
-  bool folds;
-  ReduceKernel kernel;
-  size_t count;
-  unsigned char* partial;
-  unsigned char* arriving;
-  bool posted = false;
-  int next = 0;  // the member whose contribution is folded next
-  Status outcome = Status::success();
-
-  bool advance() {
-    if (!posted) {
-      if (readers > 0 && !region.try_post(call, mine, bytes, readers)) return false;
-      posted = true;
-    }
-    if (!folds) return true;
-    for (; next < size; ++next) {
-      unsigned char* into = next == 0 ? partial : arriving;
-      if (next == rank) {
-        std::memcpy(into, mine, bytes);
-      } else {
-        size_t got = 0;
-        if (!region.try_fetch(next, call, 0, into, bytes, &got)) return false;
-        if (got != bytes) outcome = wrong_size(next, got, bytes);
-      }
-      if (next > 0) {
-        kernel(partial, arriving, count);
-        std::swap(partial, arriving);
-      }
-    }
-    return true;
-  }
-
-  bool ready() const {
-    if (!posted) return readers == 0 || region.can_post(call, bytes);
-    return folds && next < size && (next == rank || region.has_posted(next, call));
-  }
-};
-
-template <typename Run>
-Status run(Run& r) {
-  world().progress.wait_until([&r] { return r.advance(); }, [&r] { return r.ready(); });
-  return r.outcome;
-}
-
-// Runs a reduction whose folding rank(s) write the result to `out`.
-Status run_fold(Short& s, const void* mine, void* out, size_t bytes, int readers, bool folds,
-                MPI_Op op, MPI_Datatype type) {
+// Runs a reduction of `posts` bytes per rank, of which `bytes` from `from` are folded, whose
+// folding rank(s) write the result to `out`.
+Status run_fold(Short& s, const void* mine, void* out, size_t posts, size_t from, size_t bytes,
+                int readers, bool folds, MPI_Op op, MPI_Datatype type) {
   std::vector<unsigned char>& space = s.hold->fold_space;
   if (space.size() < 2 * bytes) space.resize(2 * s.hold->region->capacity());
   Fold f{*s.hold->region,
          take_call(*s.comm),
          s.comm->rank,
          s.comm->size,
-         mine,
+         static_cast<const unsigned char*>(mine),
+         posts,
+         from,
          bytes,
          readers,
          folds,
@@ -274,7 +173,7 @@ bool short_reduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datat
         a.in_place = in_place;
       }))
     return false;
-  *out = run_fold(s, mine, recvbuf, bytes, is_root ? 0 : 1, is_root, op, type);
+  *out = run_fold(s, mine, recvbuf, bytes, 0, bytes, is_root ? 0 : 1, is_root, op, type);
   return true;
 }
 
@@ -296,7 +195,7 @@ bool short_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Da
         a.in_place = in_place;
       }))
     return false;
-  *out = run_fold(s, mine, recvbuf, bytes, s.comm->size - 1, true, op, type);
+  *out = run_fold(s, mine, recvbuf, bytes, 0, bytes, s.comm->size - 1, true, op, type);
   return true;
 }
 
@@ -327,6 +226,66 @@ bool short_allgather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype send
   m.bytes = block;
   if (!in_place && block > 0) std::memcpy(own, sendbuf, block);  // in place it is there
   *out = run(m);
+  return true;
+}
+
+bool short_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, Status* out) {
+  Short s;
+  size_t block = 0, sent = 0;
+  if (!short_comm(comm, &s) || !plain_bytes(recvcount, recvtype, &block) ||
+      !plain_bytes(sendcount, sendtype, &sent) || sent != block)
+    return false;
+  const int size = s.comm->size;
+  const size_t all = block * size_t(size);
+  if (!usable(sendbuf, all) || !usable(recvbuf, all) || !on_host(sendbuf, recvbuf) ||
+      !region_chosen(s, CollKind::kAlltoall, block, 0, false, [&](CollArgs& a) {
+        for (int r = 0; r < size; ++r) a.recv_blocks.push_back({size_t(r) * block, block});
+        a.send_blocks = a.recv_blocks;
+      }))
+    return false;
+  // Every rank posts its blocks as they lie, in rank order; each takes its own from the others.
+  const size_t mine = size_t(s.comm->rank) * block;
+  auto* base = static_cast<unsigned char*>(recvbuf);
+  Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, size};
+  m.post_from = sendbuf;
+  m.post_bytes = all;
+  m.readers = size - 1;
+  m.into = base;
+  m.stride = block;
+  m.bytes = block;
+  m.part = true;
+  m.from = mine;
+  if (block > 0) std::memcpy(base + mine, static_cast<const unsigned char*>(sendbuf) + mine, block);
+  *out = run(m);
+  return true;
+}
+
+bool short_reduce_scatter_block(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                                MPI_Datatype type, MPI_Op op, MPI_Comm comm, Status* out) {
+  Short s;
+  size_t block = 0;
+  if (!short_comm(comm, &s) || !plain_bytes(recvcount, type, &block) ||
+      kernel_of(op, type) == nullptr)
+    return false;
+  const int size = s.comm->size;
+  const size_t all = block * size_t(size);
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const void* mine = in_place ? recvbuf : sendbuf;
+  if (!usable(mine, all) || !usable(recvbuf, in_place ? all : block) || sendbuf == recvbuf ||
+      !on_host(mine, recvbuf))
+    return false;
+  const size_t elem = predefined_type(type).size;
+  if (!region_chosen(s, CollKind::kReduceScatter, block, 0, in_place, [&](CollArgs& a) {
+        for (int r = 0; r < size; ++r) a.blocks.push_back({size_t(r) * block, block});
+        a.bytes = all;
+        a.elem_size = elem;
+        a.in_place = in_place;
+      }))
+    return false;
+  // Every rank posts its whole vector; each folds its own block of everyone's.
+  *out = run_fold(s, mine, recvbuf, all, size_t(s.comm->rank) * block, block, size - 1, true, op,
+                  type);
   return true;
 }
 

@@ -94,6 +94,10 @@ int alltoall(const char* fn, Variant variant, const void* sendbuf, MPI_Count sen
              capi::CountArray rdispls, const MPI_Datatype* recvtypes, MPI_Datatype recvtype,
              MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
+  if (Status s; form == Form::kBlocking && variant == Variant::kRegular &&
+                weft::coll::short_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                           recvtype, comm, &s))
+    return capi::report(comm, fn, s);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   CallSpec spec;

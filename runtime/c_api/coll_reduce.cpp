@@ -111,6 +111,9 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count
                    capi::CountArray counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm, Form form,
                    MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
+  if (Status s; form == Form::kBlocking && counts.data() == nullptr &&
+                weft::coll::short_reduce_scatter_block(sendbuf, recvbuf, count, type, op, comm, &s))
+    return capi::report(comm, fn, s);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   std::vector<MPI_Count> block_counts(size_t(c->size), count);

@@ -89,8 +89,9 @@ std::vector<Pvar> build_table() {
       {"unexpected_messages_max", "The most messages unexpected_messages has held at once.",
        MPI_T_PVAR_CLASS_HIGHWATERMARK, true, 0, &c.unexpected.max, true},
       {"coll_short_calls",
-       "Blocking collectives (barrier, bcast, reduce, allreduce, allgather) that ran on the "
-       "short path through the communicator's node region, without a schedule.",
+       "Blocking collectives (barrier, bcast, reduce, allreduce, allgather, alltoall, "
+       "reduce_scatter_block) that ran on the short path through the communicator's node "
+       "region, without a schedule.",
        MPI_T_PVAR_CLASS_COUNTER, true, 1, &c.coll_short_calls},
       {"wait_blocked_time",
        "Seconds waiting calls spent blocked on the transport's event fd (after spinning "

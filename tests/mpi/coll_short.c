@@ -4,9 +4,10 @@
  * (a derived type) while the others take the short one, every root, MPI_IN_PLACE, bcast and
  * allgather with one rank on the general path, short calls between nonblocking calls in flight,
  * a barrier that must wait for the slowest rank, and a broadcast whose sizes differ (an error, not
- * a wrong answer). Run under WEFT_<COLL>_ALGORITHM=shm; with argument "off" (WEFT_SHM_COLL=0)
- * no call may take a short path. Posts of up to 48 bytes go in a region's lines, larger ones
- * in its slots: the vectors here use both. */
+ * a wrong answer), alltoall and reduce_scatter_block (each rank takes its part of every post). Run
+ * under WEFT_<COLL>_ALGORITHM=shm; with argument "off" (WEFT_SHM_COLL=0) no call may take a short
+ * path. Posts of up to 48 bytes go in a region's lines, larger ones in its slots: the vectors here
+ * use both. */
 #include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
@@ -159,6 +160,60 @@ static void moves(MPI_Comm comm, int odd_one, int len) {
   MPI_Type_free(&vec);
 }
 
+/* Alltoall of `len` ints per block and reduce_scatter_block of `len` doubles per block; the rank
+ * `odd_one` passes derived types. Each post holds every block; a rank fetches part of it. */
+static void exchanges(MPI_Comm comm, int odd_one, int len) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Datatype ints, doubles;
+  MPI_Type_contiguous(len, MPI_INT, &ints);
+  MPI_Type_contiguous(len, MPI_DOUBLE, &doubles);
+  MPI_Type_commit(&ints);
+  MPI_Type_commit(&doubles);
+  const int general = rank == odd_one;
+  const size_t n = (size_t)len * (size_t)size;
+  int* out = malloc(sizeof(int) * n);
+  int* in = malloc(sizeof(int) * n);
+  double* vec = malloc(sizeof(double) * n);
+  double* x = malloc(sizeof(double) * n);
+  const unsigned long long before = short_calls();
+  enum { kCalls = 30 };
+  for (int call = 0; call < kCalls; ++call) {
+    snprintf(check_context_, sizeof check_context_,
+             "alltoall/reduce_scatter_block of %d per block, call %d, rank %d general", len, call,
+             odd_one);
+    for (size_t i = 0; i < n; ++i) {
+      out[i] = rank * 100000 + call * 100 + (int)i;
+      in[i] = -1;
+    }
+    CHECK_MPI(general ? MPI_Alltoall(out, 1, ints, in, 1, ints, comm)
+                      : MPI_Alltoall(out, len, MPI_INT, in, len, MPI_INT, comm));
+    for (int r = 0; r < size; ++r)
+      for (int i = 0; i < len; ++i)
+        CHECK(in[r * len + i] == r * 100000 + call * 100 + rank * len + i);
+    /* Every rank's vector of size blocks; this rank's block of the rank-order sum. */
+    double got[kMaxLen], want[kMaxLen];
+    for (int i = 0; i < len; ++i) want[i] = 0;
+    for (int r = 0; r < size; ++r) {
+      contribution(r, call, (int)n, x);
+      for (int i = 0; i < len; ++i)
+        want[i] = r == 0 ? x[rank * len + i] : want[i] + x[rank * len + i];
+      if (r == rank) memcpy(vec, x, sizeof(double) * n);
+    }
+    CHECK_MPI(general ? MPI_Reduce_scatter_block(vec, got, 1, doubles, MPI_SUM, comm)
+                      : MPI_Reduce_scatter_block(vec, got, len, MPI_DOUBLE, MPI_SUM, comm));
+    CHECK(same_sum(got, want, len));
+  }
+  expect_grown(before, 2 * kCalls, !general);
+  free(out);
+  free(in);
+  free(vec);
+  free(x);
+  MPI_Type_free(&ints);
+  MPI_Type_free(&doubles);
+}
+
 /* Short calls while nonblocking calls of the same communicator are in flight (they take later
  * and earlier call numbers in the same region). */
 static void between_nonblocking(MPI_Comm comm) {
@@ -244,6 +299,8 @@ int main(int argc, char** argv) {
     reductions(comm, odd_one, kMaxLen);
     moves(comm, odd_one, 3);
     moves(comm, odd_one, kMaxLen);
+    exchanges(comm, odd_one, 1);
+    exchanges(comm, odd_one, 3);
   }
   minloc(comm);
   between_nonblocking(comm);

@@ -1,0 +1,127 @@
+// One rank's part of a call through a communicator's node region (coll/node_region.hpp), run
+// step by step without a schedule: the posts, fetches and rank-order folds of the short paths
+// (coll/region_short.hpp). advance() goes as far as it can and says whether it is done; ready()
+// (read only) says whether it could go further now, for a wait that may block.
+#pragma once
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "coll/node_region.hpp"
+#include "runtime/op/op.hpp"
+#include "runtime/status.hpp"
+#include "runtime/world.hpp"
+
+namespace weft::coll {
+
+// A post whose size is not what this rank expects: the ranks' type signatures differ.
+[[gnu::cold]] inline Status wrong_size(int member, size_t posted, size_t expected) {
+  return Status::error(MPI_ERR_TRUNCATE,
+                       "rank " + std::to_string(member) + " gave " + std::to_string(posted) +
+                           " bytes where this rank expects " + std::to_string(expected) +
+                           " (the ranks' type signatures differ)");
+}
+
+// One rank's part of a region call: its post (readers 0: none), then its fetches, in rank
+// order: from every other member, or from `only`, each into `into` + member·stride; each a whole
+// post, or (`part`) `bytes` from `from` into it.
+struct Moves {
+  NodeRegion& region;
+  uint64_t call;
+  int rank, size;
+  const void* post_from = nullptr;
+  size_t post_bytes = 0;
+  int readers = 0;
+  int only = -1;
+  unsigned char* into = nullptr;
+  size_t stride = 0, bytes = 0;
+  bool part = false;
+  size_t from = 0;
+  bool posted = false;
+  int next = 0;  // the member to fetch from next
+  Status outcome = Status::success();
+
+  bool fetches_from(int m) const { return m != rank && (only < 0 || m == only); }
+
+  bool advance() {
+    if (!posted) {
+      if (readers > 0 && !region.try_post(call, post_from, post_bytes, readers)) return false;
+      posted = true;
+    }
+    for (; next < size; ++next) {
+      if (!fetches_from(next)) continue;
+      size_t got = 0;
+      if (!region.try_fetch(next, call, from, into + stride * size_t(next), bytes, &got))
+        return false;
+      if (part ? got < from + bytes : got > bytes) outcome = wrong_size(next, got, from + bytes);
+    }
+    return true;
+  }
+
+  bool ready() const {
+    if (!posted) return readers == 0 || region.can_post(call, post_bytes);
+    int m = next;
+    while (m < size && !fetches_from(m)) ++m;
+    return m < size && region.has_posted(m, call);
+  }
+};
+
+// One rank's part of a region reduction: its post of `mine` (readers 0: none), then, where it
+// folds, every member's contribution (its whole post, or `bytes` from `from` into it) in rank
+// order, ((x0 op x1) op x2) ..., as
+// coll/algorithms/region_parts.cpp builds it: the partial result and the next contribution
+// alternate between the two halves of `space`, and the kernel folds the first into the second
+// (inout = in op inout), so the bits are those of the region schedules.
+struct Fold {
+  NodeRegion& region;
+  uint64_t call;
+  int rank, size;
+  const unsigned char* mine;
+  size_t posts, from, bytes;  // bytes posted; what is folded of each post
+  int readers;
+  bool folds;
+  ReduceKernel kernel;
+  size_t count;
+  unsigned char* partial;
+  unsigned char* arriving;
+  bool posted = false;
+  int next = 0;  // the member whose contribution is folded next
+  Status outcome = Status::success();
+
+  bool advance() {
+    if (!posted) {
+      if (readers > 0 && !region.try_post(call, mine, posts, readers)) return false;
+      posted = true;
+    }
+    if (!folds) return true;
+    for (; next < size; ++next) {
+      unsigned char* into = next == 0 ? partial : arriving;
+      if (next == rank) {
+        std::memcpy(into, mine + from, bytes);
+      } else {
+        size_t got = 0;
+        if (!region.try_fetch(next, call, from, into, bytes, &got)) return false;
+        if (got != posts) outcome = wrong_size(next, got, posts);
+      }
+      if (next > 0) {
+        kernel(partial, arriving, count);
+        std::swap(partial, arriving);
+      }
+    }
+    return true;
+  }
+
+  bool ready() const {
+    if (!posted) return readers == 0 || region.can_post(call, posts);
+    return folds && next < size && (next == rank || region.has_posted(next, call));
+  }
+};
+
+// Runs `r` to its end, driving progress meanwhile; its outcome.
+template <typename Run>
+Status run(Run& r) {
+  world().progress.wait_until([&r] { return r.advance(); }, [&r] { return r.ready(); });
+  return r.outcome;
+}
+
+}  // namespace weft::coll
