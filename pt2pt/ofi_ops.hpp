@@ -1,5 +1,6 @@
 // The operations the libfabric transport (pt2pt/ofi_transport.cpp) hands to libfabric: one Op per
-// send, receive or probe in flight, kept in a pool and reused, so a message allocates nothing.
+// send, receive, probe or RMA access in flight, kept in a pool and reused, so a message
+// allocates nothing.
 #pragma once
 #include <rdma/fabric.h>
 
@@ -14,11 +15,12 @@ namespace weft::ofi {
 // One operation libfabric holds: its fi_context comes first, so the op_context of a completion
 // is the Op. Its slot names it in a synchronous send's acknowledgement.
 struct Op {
-  enum class Kind : uint8_t { kSend, kSyncSend, kRecv, kProbe, kAck };
+  enum class Kind : uint8_t { kSend, kSyncSend, kRecv, kProbe, kAck, kRma };
   fi_context ctx{};
   Kind kind = Kind::kSend;
   uint32_t slot = 0;  // index in the pool
   Completion* c = nullptr;
+  int peer = -1;  // kRma: the target
   void* user_buf = nullptr;            // receive through `bounce`: where the data goes
   size_t capacity = 0;                 // receive: the buffer's length
   bool sent = false, acked = false;    // synchronous send: both needed to complete
@@ -30,6 +32,7 @@ struct Op {
   void reset(Kind k, Completion* completion) {
     kind = k;
     c = completion;
+    peer = -1;
     user_buf = nullptr;
     capacity = 0;
     sent = acked = probed = found = false;

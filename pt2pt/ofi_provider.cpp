@@ -5,6 +5,7 @@
 
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
+#include <rdma/fi_errno.h>
 
 #include <cstring>
 #include <filesystem>
@@ -99,10 +100,17 @@ Status provider_info(const std::string& name, fi_info** out) {
   std::string why;
   const Library* lib = library(&why);
   if (lib == nullptr) return Status::error(MPI_ERR_OTHER, why);
-  fi_info* hints = make_hints(*lib, name.c_str());
-  const int rc = lib->getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr, 0,
-                              hints, out);
-  lib->freeinfo(hints);
+  // With RMA and atomics where the provider grants them (a reply lists only the capabilities
+  // asked for), else with RMA, else tagged messages only.
+  int rc = -FI_ENODATA;
+  for (uint64_t extra : {uint64_t(FI_RMA | FI_ATOMIC), uint64_t(FI_RMA), uint64_t(0)}) {
+    fi_info* hints = make_hints(*lib, name.c_str());
+    hints->caps |= extra;
+    rc = lib->getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr, 0, hints,
+                      out);
+    lib->freeinfo(hints);
+    if (rc == 0 && *out != nullptr) break;
+  }
   if (rc != 0 || *out == nullptr) {
     return Status::error(MPI_ERR_OTHER, "libfabric offers no provider '" + name +
                                             "' with tagged reliable-datagram endpoints (" +
