@@ -2,9 +2,12 @@
 // (docs/platform-facts.md §5): a tagged receive ignores the bits set in `ignore` (UCX's mask
 // inverted); FI_PEEK answers through the completion queue (found, or -FI_ENOMSG), FI_CLAIM
 // receives the message peeked with the same context; fi_cancel ends a receive with
-// -FI_ECANCELED. libfabric has no synchronous send: one carries its sender and operation in the
-// 8 bytes of remote CQ data, and the receiver answers with a zero-byte message on the
-// transport's reserved context (pt2pt/match_bits.hpp kTransportContext).
+// -FI_ECANCELED. Every message carries 8 bytes of remote CQ data (0 for most), so that a probe's
+// remote data is never stale (ofi_rxm 1.17 reports it without the FI_REMOTE_CQ_DATA flag, and
+// a previous message's where the message had none). libfabric has no synchronous send: one
+// carries kSyncFlag, its sender and its operation in that data, and the receiver answers with a zero-byte message on the
+// transport's reserved context (pt2pt/match_bits.hpp kTransportContext). Messages larger than
+// the provider carries whole go as pieces (pt2pt/ofi_segments.cpp).
 // ofi_rxm 1.17 stops delivering a peer's messages after it truncated one of its eager messages
 // (at most its buffer size, FI_OFI_RXM_BUFFER_SIZE, 16 KiB by default); larger ones truncate
 // cleanly. A receive shorter than that buffer therefore lands in a bounce buffer of that size,
@@ -30,23 +33,20 @@ constexpr uint64_t kAckBits =
 
 Status OfiTransport::isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                            Completion* c) {
-  if (len > max_msg_size_) return too_long("isend", len);
   tools::g_counters.ofi_messages_sent.add(1);
   tools::g_counters.ofi_bytes_sent.add(len);
+  if (len > piece_size_) return send_segmented(peer, buf, len, bits, c);
   const fi_addr_t dest = addrs_[size_t(peer)];
   if (!sync && len <= inject_size_) {
-    WEFT_TRY(post("fi_tinject", [&] { return fi_tinject(ep_, buf, len, dest, bits); }));
+    WEFT_TRY(post("fi_tinjectdata", [&] { return fi_tinjectdata(ep_, buf, len, 0, dest, bits); }));
     c->done = true;
     return Status::success();
   }
   Op* op = take(sync ? Op::Kind::kSyncSend : Op::Kind::kSend, c);
-  const uint64_t data = (uint64_t(uint32_t(rank_)) << 32) | op->slot;
-  Status s = sync ? post("fi_tsenddata", [&] {
+  const uint64_t data = sync ? kSyncFlag | (uint64_t(uint32_t(rank_)) << 32) | op->slot : 0;
+  const Status s = post("fi_tsenddata", [&] {
     return fi_tsenddata(ep_, buf, len, nullptr, data, dest, bits, &op->ctx);
-  })
-                  : post("fi_tsend", [&] {
-                      return fi_tsend(ep_, buf, len, nullptr, dest, bits, &op->ctx);
-                    });
+  });
   if (!s.ok()) give_back(op);
   else ++sends_in_flight_;
   return s;
@@ -86,19 +86,15 @@ void OfiTransport::cancel(Completion* c) {
 }
 
 // Where a receive of `len` bytes at `buf` is posted: the buffer itself, or the Op's bounce
-// buffer when the provider cannot truncate an eager message safely.
+// buffer when the provider cannot truncate an eager message safely or the buffer could not hold
+// a segmented message's announcement.
 iovec OfiTransport::receive_buffer(Op* op, void* buf, size_t len) {
   op->capacity = len;
-  if (len >= bounce_below_) return {buf, len};
-  op->bounce.resize(bounce_below_);
   op->user_buf = buf;
+  op->bounced = len < bounce_below_;
+  if (!op->bounced) return {buf, len};
+  op->bounce.resize(bounce_below_);
   return {op->bounce.data(), bounce_below_};
-}
-
-Status OfiTransport::too_long(const char* what, size_t len) const {
-  return Status::error(MPI_ERR_COUNT, std::string(what) + ": a message of " + std::to_string(len) +
-                                          " bytes exceeds " + name_ + "'s largest (" +
-                                          std::to_string(max_msg_size_) + ")");
 }
 
 // The standing receive for acknowledgements of this process's synchronous sends.
@@ -135,12 +131,15 @@ void OfiTransport::finish_probe(Op* op, const Outcome& outcome) {
   op->probed = true;
   op->found = outcome.error == 0;
   op->tag = outcome.tag;
-  op->len = outcome.len;
+  const size_t segmented = segmented_length(outcome, true);
+  op->len = segmented > 0 ? segmented : outcome.len;
 }
 
 void OfiTransport::finish_ack(Op* op, const Outcome& outcome) {
   give_back(op);
-  if (Op* s = ops_.at(outcome.data);
+  if (outcome.error == 0 && (outcome.data & kSegmentedFlag) != 0) {
+    clear_to_send(outcome.data);
+  } else if (Op* s = ops_.at(outcome.data);
       outcome.error == 0 && s != nullptr && s->kind == Op::Kind::kSyncSend) {
     s->acked = true;
     end_send(s, 0);
@@ -149,10 +148,11 @@ void OfiTransport::finish_ack(Op* op, const Outcome& outcome) {
 }
 
 void OfiTransport::finish_recv(Op* op, const Outcome& outcome) {
+  if (outcome.error == 0 && segmented_length(outcome) > 0) return begin_stream(op, outcome);
   Completion* c = op->c;
   const size_t capacity = op->capacity;
   Outcome o = outcome;
-  if (op->user_buf != nullptr && (o.error == 0 || o.error == FI_ETRUNC)) {
+  if (op->bounced && (o.error == 0 || o.error == FI_ETRUNC)) {
     // Bounced: the message is at most the bounce buffer's size unless the provider truncated.
     const size_t arrived = o.error == FI_ETRUNC ? op->bounce.size() : o.len;
     std::memcpy(op->user_buf, op->bounce.data(), std::min(arrived, capacity));
@@ -170,7 +170,8 @@ void OfiTransport::finish_recv(Op* op, const Outcome& outcome) {
     c->bytes = o.error == FI_ETRUNC ? capacity : o.len;
     tools::g_counters.ofi_messages_received.add(1);
     tools::g_counters.ofi_bytes_received.add(c->bytes);
-    if ((o.flags & FI_REMOTE_CQ_DATA) != 0) acknowledge(int(o.data >> 32), uint32_t(o.data));
+    if ((o.flags & FI_REMOTE_CQ_DATA) != 0 && (o.data & kSyncFlag) != 0)
+      acknowledge(int((o.data & ~kSyncFlag) >> 32), uint32_t(o.data));
   }
   c->done = true;
 }
@@ -183,12 +184,12 @@ void OfiTransport::end_send(Op* op, int error) {
   give_back(op);
 }
 
-void OfiTransport::acknowledge(int peer, uint32_t slot) {
+void OfiTransport::acknowledge(int peer, uint64_t data) {
   if (!connected(peer)) {
     std::vector<uint8_t> address;
     if (!address_of_ || !address_of_(peer, &address).ok() || !connect(peer, address).ok()) return;
   }
-  pending_acks_.push_back({peer, slot});
+  pending_acks_.push_back({peer, data});
   send_acks();
 }
 
@@ -196,7 +197,7 @@ void OfiTransport::send_acks() {
   size_t sent = 0;
   for (; sent < pending_acks_.size(); ++sent) {
     const PendingAck& a = pending_acks_[sent];
-    if (fi_tinjectdata(ep_, nullptr, 0, a.slot, addrs_[size_t(a.peer)], kAckBits) == -FI_EAGAIN)
+    if (fi_tinjectdata(ep_, nullptr, 0, a.data, addrs_[size_t(a.peer)], kAckBits) == -FI_EAGAIN)
       break;
   }
   pending_acks_.erase(pending_acks_.begin(), pending_acks_.begin() + long(sent));

@@ -124,11 +124,11 @@ Status OfiTransport::in_pieces(size_t total, size_t most, Completion* c, StartPi
   }
 }
 
-// One fi_writemsg or fi_readmsg per piece of at most the provider's largest message.
+// One fi_writemsg or fi_readmsg per piece of at most the largest message (WEFT_OFI_MAX_MSG).
 Status OfiTransport::transfer(bool write, int peer, void* buf, size_t len, uint64_t address,
                               RemoteKey* key, Completion* c) {
   const uint64_t remote = virtual_addresses_ ? address : address - key->base;
-  return in_pieces(len, max_msg_size_, c, [&](size_t done, size_t n, Completion* into) {
+  return in_pieces(len, piece_size_, c, [&](size_t done, size_t n, Completion* into) {
     Op* op = take_rma(peer, into);
     iovec iov{static_cast<char*>(buf) + done, n};
     fi_rma_iov at{remote + done, n, key->key};

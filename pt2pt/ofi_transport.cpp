@@ -11,12 +11,14 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "mpi.h"
 #include "pt2pt/ofi_library.hpp"
 #include "pt2pt/ofi_provider.hpp"
 #include "pt2pt/ofi_transport_impl.hpp"
+#include "runtime/config.hpp"
 
 namespace weft {
 namespace ofi {
@@ -42,11 +44,15 @@ Status OfiTransport::init(const OfiOptions& o) {
   address_of_ = o.address_of;
   WEFT_TRY(ofi::provider_info(o.provider, &info_));
   inject_size_ = info_->tx_attr->inject_size;
-  max_msg_size_ = info_->ep_attr->max_msg_size;
+  piece_size_ = info_->ep_attr->max_msg_size;
+  if (const long most = setting_long("WEFT_OFI_MAX_MSG", 0); most > 0)
+    piece_size_ = std::min(piece_size_, std::max(size_t(most), kSmallestPiece));
   if (o.provider.ends_with("ofi_rxm")) {
     const char* size = std::getenv("FI_OFI_RXM_BUFFER_SIZE");
     bounce_below_ = size != nullptr ? size_t(std::atol(size)) : 16384;
   }
+  // A receive shorter than a segmented message's announcement takes it whole in a bounce buffer.
+  bounce_below_ = std::max(bounce_below_, kAnnounceBytes);
   long rc = ofi::library()->fabric(info_->fabric_attr, &fabric_, nullptr);
   if (rc == 0) rc = fi_domain(fabric_, info_, &domain_, nullptr);
   if (rc != 0) return ofi_error("fi_fabric/fi_domain (" + o.provider + ")", rc);
@@ -98,13 +104,17 @@ Status OfiTransport::connect(int peer, const std::vector<uint8_t>& address) {
 
 unsigned OfiTransport::progress() {
   unsigned n = drain();
+  if (!starting_streams_.empty()) post_stream_receives();
+  if (!ready_sends_.empty()) send_pieces();
   if (!pending_acks_.empty()) send_acks();
   if (ack_recv_missing_) (void)post_ack_recv();
   return n;
 }
 
 bool OfiTransport::arm() {
-  if (!pending_acks_.empty() || ack_recv_missing_) return false;
+  if (!pending_acks_.empty() || ack_recv_missing_ || !starting_streams_.empty() ||
+      !ready_sends_.empty())
+    return false;
   uint64_t woken = 0;
   if (read(wake_fd_, &woken, sizeof woken) == ssize_t(sizeof woken)) return false;
   fid* f = &cq_->fid;
@@ -158,6 +168,12 @@ void OfiTransport::finish(Op* op, const Outcome& outcome) {
       return finish_recv(op, outcome);
     case Op::Kind::kRma:
       return finish_rma(op, outcome);
+    case Op::Kind::kSegmented:  // its announcement went out
+      op->sent = true;
+      if (outcome.error != 0) op->error = outcome.error;
+      return end_segmented(op);
+    case Op::Kind::kPiece:
+      return finish_piece(op, outcome);
   }
 }
 

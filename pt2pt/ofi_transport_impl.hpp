@@ -25,10 +25,26 @@ struct Outcome {
   size_t len = 0;
 };
 
+// In remote CQ data: the announcement of a segmented message (with its length), or a
+// clear-to-send (pt2pt/ofi_segments.cpp); a synchronous send (with its sender and slot), or its
+// acknowledgement (with the slot only).
+inline constexpr uint64_t kSegmentedFlag = uint64_t{1} << 63;
+inline constexpr uint64_t kSyncFlag = uint64_t{1} << 62;
+inline constexpr size_t kAnnounceBytes = 16;  // a segmented message's announcement
+inline constexpr size_t kSmallestPiece = 64;  // WEFT_OFI_MAX_MSG's floor
+// The whole length of the message a completion or probe reports, when it announces a segmented
+// one; else 0. A probe's (`peek`) has the remote data without the FI_REMOTE_CQ_DATA flag in
+// ofi_rxm 1.17.
+size_t segmented_length(const Outcome& o, bool peek = false);
+
+// A zero-byte message on the acknowledgement bits still to send: a synchronous send's
+// acknowledgement or a clear-to-send, by its remote data.
 struct PendingAck {
   int peer;
-  uint32_t slot;
+  uint64_t data;
 };
+
+
 
 class OfiTransport final : public Transport {
  public:
@@ -97,15 +113,24 @@ class OfiTransport final : public Transport {
 
   // Messages (ofi_messages.cpp).
   iovec receive_buffer(Op* op, void* buf, size_t len);
-  Status too_long(const char* what, size_t len) const;
   Status post_ack_recv();
   bool probe(uint64_t bits, uint64_t mask, bool claim, ProbeResult* out);
   void finish_probe(Op* op, const Outcome& outcome);
   void finish_ack(Op* op, const Outcome& outcome);
   void finish_recv(Op* op, const Outcome& outcome);
   void end_send(Op* op, int error);
-  void acknowledge(int peer, uint32_t slot);
+  void acknowledge(int peer, uint64_t data);
   void send_acks();
+
+  // Segmented messages (ofi_segments.cpp).
+  Status send_segmented(int peer, const void* buf, size_t len, uint64_t bits, Completion* c);
+  void clear_to_send(uint64_t data);
+  void send_pieces();
+  void end_segmented(Op* op);
+  void begin_stream(Op* op, const Outcome& o);
+  void post_stream_receives();
+  void finish_piece(Op* piece, const Outcome& o);
+  void end_stream(Op* op);
 
   // RMA (ofi_rma.cpp).
   void learn_rma(const fi_info& info);
@@ -126,7 +151,8 @@ class OfiTransport final : public Transport {
   fid_cq* cq_ = nullptr;
   fid_av* av_ = nullptr;
   fid_ep* ep_ = nullptr;
-  size_t inject_size_ = 0, max_msg_size_ = 0;
+  size_t inject_size_ = 0;
+  size_t piece_size_ = 0;  // the largest message carried whole: larger ones are segmented
   size_t bounce_below_ = 0;  // receives shorter than this go through a bounce buffer
   std::vector<uint8_t> address_;
   std::vector<fi_addr_t> addrs_;  // by world rank; FI_ADDR_NOTAVAIL until connected
@@ -135,6 +161,9 @@ class OfiTransport final : public Transport {
   std::vector<PendingAck> pending_acks_;
   bool ack_recv_missing_ = false;
   long sends_in_flight_ = 0;
+  std::vector<Op*> ready_sends_;  // segmented sends cleared, their pieces still to send
+  std::vector<Op*> starting_streams_;  // segmented receives with pieces to post and grant
+  std::vector<char> scratch_;  // where pieces past a receive buffer's end land
 
   bool rma_ = false;           // FI_RMA granted
   bool virtual_addresses_ = false;  // FI_MR_VIRT_ADDR: a peer's address, else an offset
