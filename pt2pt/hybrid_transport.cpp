@@ -119,6 +119,9 @@ class HybridTransport final : public Transport {
     return net_->flush();
   }
   void expect_other_namespaces() override { net_busy_ = true; }
+  bool takes_device_memory(int peer, size_t bytes) const override {
+    return !node_->reaches(peer) && net_->takes_device_memory(peer, bytes);
+  }
 
   bool rma_capable() const override { return net_->rma_capable(); }
   bool rma_connected(int peer) const override { return net_->connected(peer); }

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "gpu/memory.hpp"
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
 #include "pt2pt/ofi_transport_impl.hpp"
@@ -37,15 +38,17 @@ Status OfiTransport::isend(int peer, const void* buf, size_t len, uint64_t bits,
   tools::g_counters.ofi_bytes_sent.add(len);
   if (len > piece_size_) return send_segmented(peer, buf, len, bits, c);
   const fi_addr_t dest = addrs_[size_t(peer)];
-  if (!sync && len <= inject_size_) {
+  if (!sync && len <= inject_size_ && !(hmem_ && gpu::on_device(buf))) {
     WEFT_TRY(post("fi_tinjectdata", [&] { return fi_tinjectdata(ep_, buf, len, 0, dest, bits); }));
     c->done = true;
     return Status::success();
   }
   Op* op = take(sync ? Op::Kind::kSyncSend : Op::Kind::kSend, c);
   const uint64_t data = sync ? kSyncFlag | (uint64_t(uint32_t(rank_)) << 32) | op->slot : 0;
-  const Status s = post("fi_tsenddata", [&] {
-    return fi_tsenddata(ep_, buf, len, nullptr, data, dest, bits, &op->ctx);
+  void* desc = nullptr;
+  Status s = descriptor(op, buf, len, FI_SEND, &desc);
+  if (s.ok()) s = post("fi_tsenddata", [&] {
+    return fi_tsenddata(ep_, buf, len, desc, data, dest, bits, &op->ctx);
   });
   if (!s.ok()) give_back(op);
   else ++sends_in_flight_;
@@ -57,9 +60,10 @@ Status OfiTransport::irecv(int, void* buf, size_t len, uint64_t bits, uint64_t m
   Op* op = take(Op::Kind::kRecv, c);
   c->handle = op;
   iovec iov = receive_buffer(op, buf, len);
-  Status s = post("fi_trecv", [&] {
-    return fi_trecv(ep_, iov.iov_base, iov.iov_len, nullptr, FI_ADDR_UNSPEC, bits, ~mask,
-                    &op->ctx);
+  void* desc = nullptr;
+  Status s = op->bounced ? Status::success() : descriptor(op, buf, len, FI_RECV, &desc);
+  if (s.ok()) s = post("fi_trecv", [&] {
+    return fi_trecv(ep_, iov.iov_base, iov.iov_len, desc, FI_ADDR_UNSPEC, bits, ~mask, &op->ctx);
   });
   if (!s.ok()) {
     c->handle = nullptr;

@@ -40,6 +40,7 @@ struct Op {
   size_t granted = 0;
   int error = 0;
   std::vector<char> bounce;  // kept across reuses of the Op
+  fid_mr* device_mr = nullptr;  // a device buffer's registration, closed when the Op is done
 
   void reset(Kind k, Completion* completion) {
     kind = k;

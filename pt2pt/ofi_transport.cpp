@@ -57,6 +57,7 @@ Status OfiTransport::init(const OfiOptions& o) {
   if (rc == 0) rc = fi_domain(fabric_, info_, &domain_, nullptr);
   if (rc != 0) return ofi_error("fi_fabric/fi_domain (" + o.provider + ")", rc);
   learn_rma(*info_);
+  hmem_ = (info_->caps & FI_HMEM) != 0;
   fi_cq_attr cq{};
   cq.format = FI_CQ_FORMAT_TAGGED;
   cq.wait_obj = FI_WAIT_FD;

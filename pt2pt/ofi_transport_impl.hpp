@@ -77,6 +77,7 @@ class OfiTransport final : public Transport {
   int wait_fd() const override { return epoll_fd_; }
   void wake() override;
   Status flush() override;
+  bool takes_device_memory(int peer, size_t bytes) const override;
 
   // RMA and atomics (ofi_rma.cpp), where the provider has FI_RMA (FI_ATOMIC).
   bool rma_capable() const override { return rma_; }
@@ -95,7 +96,14 @@ class OfiTransport final : public Transport {
 
  private:
   Op* take(Op::Kind kind, Completion* c) { return ops_.take(kind, c); }
-  void give_back(Op* op) { ops_.give_back(op); }
+  void give_back(Op* op) {
+    if (op->device_mr != nullptr) fi_close(&op->device_mr->fid);
+    op->device_mr = nullptr;
+    ops_.give_back(op);
+  }
+  // The descriptor of `buf` for a send or receive (`access`): null for host memory, that of a
+  // registration kept in `op` for a device buffer where the provider has FI_HMEM.
+  Status descriptor(Op* op, const void* buf, size_t len, uint64_t access, void** desc);
 
   // Starts an operation, reading the completion queue while the provider answers -FI_EAGAIN.
   template <typename Start>
@@ -165,6 +173,7 @@ class OfiTransport final : public Transport {
   std::vector<Op*> starting_streams_;  // segmented receives with pieces to post and grant
   std::vector<char> scratch_;  // where pieces past a receive buffer's end land
 
+  bool hmem_ = false;          // FI_HMEM granted: device buffers registered and passed
   bool rma_ = false;           // FI_RMA granted
   bool virtual_addresses_ = false;  // FI_MR_VIRT_ADDR: a peer's address, else an offset
   uint64_t next_key_ = 1;      // requested keys, where the provider does not pick them

@@ -94,6 +94,9 @@ class Transport {
   virtual void wake() = 0;
   // Completes every started send at its destination (used before teardown).
   virtual Status flush() = 0;
+  // Whether a contiguous device (GPU) buffer of `bytes` to or from `peer` may be passed as it
+  // is; otherwise pt2pt stages it through host memory.
+  virtual bool takes_device_memory(int /*peer*/, size_t /*bytes*/) const { return false; }
   // Processes of another namespace (MPI_Comm_connect, MPI_Comm_spawn) may now send to this one.
   virtual void expect_other_namespaces() {}
 
