@@ -62,6 +62,14 @@ MemoryKind CudaMemory::kind_of(const void* p) {
                                                                : MemoryKind::kHost;
 }
 
+int CudaMemory::device_of(const void* p) {
+  int ordinal = 0;
+  int attribute[] = {kCuPointerAttributeDeviceOrdinal};
+  void* data[] = {&ordinal};
+  return driver_.pointer_get_attributes(1, attribute, data, address(p)) == kCuSuccess ? ordinal
+                                                                                      : 0;
+}
+
 Status CudaMemory::failed(const char* what, CuResult error) const {
   return Status::error(MPI_ERR_OTHER,
                        std::string(what) + " failed: " + cuda_error_text(driver_, error));

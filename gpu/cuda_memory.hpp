@@ -18,6 +18,7 @@ class CudaMemory final : public DeviceMemory {
   std::string describe() override;
   bool usable() override;
   MemoryKind kind_of(const void* p) override;
+  int device_of(const void* p) override;
   Status copy(void* dst, const void* src, size_t bytes) override;
   void* allocate_device(size_t bytes) override;
   void free_device(void* p) override;

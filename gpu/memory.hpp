@@ -25,6 +25,9 @@ class DeviceMemory {
   // Asked per buffer, never answered from a cache of host ranges: memory freed and allocated
   // again on the device must not be taken for host memory.
   virtual MemoryKind kind_of(const void* p) = 0;
+  // The device a device buffer is on (its CUDA ordinal), for registering it with a network
+  // (pt2pt/ofi_hmem.hpp); 0 where unknown.
+  virtual int device_of(const void*) { return 0; }
   // Copies `bytes` between any two kinds of memory; done when it returns.
   virtual Status copy(void* dst, const void* src, size_t bytes) = 0;
   // Device memory (for a collective's scratch) and pinned host memory (for staging); nullptr

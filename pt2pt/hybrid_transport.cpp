@@ -119,11 +119,15 @@ class HybridTransport final : public Transport {
     return net_->flush();
   }
   void expect_other_namespaces() override { net_busy_ = true; }
+  bool takes_device_memory(int peer, size_t bytes) const override {
+    return !node_->reaches(peer) && net_->takes_device_memory(peer, bytes);
+  }
 
   bool rma_capable() const override { return net_->rma_capable(); }
   bool rma_connected(int peer) const override { return net_->connected(peer); }
   Status register_memory(void* base, size_t bytes, MemoryRegistration** out,
                          std::vector<uint8_t>* key) override {
+    net_busy_ = true;  // peers' RMA may need this process to progress the network (rxm)
     return net_->register_memory(base, bytes, out, key);
   }
   void deregister_memory(MemoryRegistration* m) override { net_->deregister_memory(m); }
@@ -142,6 +146,13 @@ class HybridTransport final : public Transport {
     return net_->get(peer, buf, len, address, key, c);
   }
   Status flush_peer(int peer, Completion* c) override { return net_->flush_peer(peer, c); }
+  bool atomic_supported(AtomicType type, AtomicOp op, bool fetching) const override {
+    return net_->atomic_supported(type, op, fetching);
+  }
+  Status atomic(int peer, const AtomicAccess& access, Completion* c) override {
+    net_busy_ = true;
+    return net_->atomic(peer, access, c);
+  }
 
  private:
   Transport& part(uint8_t route) {

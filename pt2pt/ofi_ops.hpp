@@ -1,5 +1,6 @@
 // The operations the libfabric transport (pt2pt/ofi_transport.cpp) hands to libfabric: one Op per
-// send, receive or probe in flight, kept in a pool and reused, so a message allocates nothing.
+// send, receive, probe or RMA access in flight, kept in a pool and reused, so a message
+// allocates nothing.
 #pragma once
 #include <rdma/fabric.h>
 
@@ -14,27 +15,49 @@ namespace weft::ofi {
 // One operation libfabric holds: its fi_context comes first, so the op_context of a completion
 // is the Op. Its slot names it in a synchronous send's acknowledgement.
 struct Op {
-  enum class Kind : uint8_t { kSend, kSyncSend, kRecv, kProbe, kAck };
+  // kSegmented: a send larger than the provider's largest message (pt2pt/ofi_segments.cpp);
+  // kPiece: one piece of one, sent or received.
+  enum class Kind : uint8_t { kSend, kSyncSend, kRecv, kProbe, kAck, kRma, kSegmented, kPiece };
   fi_context ctx{};
   Kind kind = Kind::kSend;
   uint32_t slot = 0;  // index in the pool
   Completion* c = nullptr;
-  void* user_buf = nullptr;            // receive through `bounce`: where the data goes
+  int peer = -1;  // kRma: the target
+  void* user_buf = nullptr;            // receive: where the data goes; segmented send: the data
+  bool bounced = false;                // receive: posted on `bounce`, copied to user_buf
   size_t capacity = 0;                 // receive: the buffer's length
   bool sent = false, acked = false;    // synchronous send: both needed to complete
   bool probed = false, found = false;  // probe: answered, and whether a message matched
   uint64_t tag = 0;
   size_t len = 0;
+  // Segmented messages: a piece's message; the pieces not yet done; at the sender the
+  // receiver's slot, which names the pieces, at the receiver the sender's; the next byte to
+  // send or post a receive for; pieces granted and not yet sent.
+  Op* parent = nullptr;
+  size_t pieces_left = 0;
+  uint32_t stream = 0;
+  size_t next = 0;
+  size_t granted = 0;
+  int error = 0;
   std::vector<char> bounce;  // kept across reuses of the Op
+  fid_mr* device_mr = nullptr;  // a device buffer's registration, closed when the Op is done
 
   void reset(Kind k, Completion* completion) {
     kind = k;
     c = completion;
+    peer = -1;
     user_buf = nullptr;
+    bounced = false;
     capacity = 0;
     sent = acked = probed = found = false;
     tag = 0;
     len = 0;
+    parent = nullptr;
+    pieces_left = 0;
+    stream = 0;
+    next = 0;
+    granted = 0;
+    error = 0;
   }
 };
 

@@ -5,11 +5,13 @@
 
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
+#include <rdma/fi_errno.h>
 
 #include <cstring>
 #include <filesystem>
 #include <utility>
 
+#include "gpu/memory.hpp"
 #include "mpi.h"
 #include "pt2pt/ofi_library.hpp"
 
@@ -99,10 +101,22 @@ Status provider_info(const std::string& name, fi_info** out) {
   std::string why;
   const Library* lib = library(&why);
   if (lib == nullptr) return Status::error(MPI_ERR_OTHER, why);
-  fi_info* hints = make_hints(*lib, name.c_str());
-  const int rc = lib->getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr, 0,
-                              hints, out);
-  lib->freeinfo(hints);
+  // With RMA and atomics where the provider grants them (a reply lists only the capabilities
+  // asked for), else with RMA, else tagged messages only; with device memory (FI_HMEM, whose
+  // buffers must be registered: FI_MR_HMEM) first where this process can have device buffers.
+  const uint64_t rma = FI_RMA | FI_ATOMIC;
+  std::vector<uint64_t> tries = {rma, FI_RMA, 0};
+  if (gpu::usable_device_memory() != nullptr) tries.insert(tries.begin(), rma | FI_HMEM);
+  int rc = -FI_ENODATA;
+  for (uint64_t extra : tries) {
+    fi_info* hints = make_hints(*lib, name.c_str());
+    hints->caps |= extra;
+    if ((extra & FI_HMEM) != 0) hints->domain_attr->mr_mode |= FI_MR_HMEM;
+    rc = lib->getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), nullptr, nullptr, 0, hints,
+                      out);
+    lib->freeinfo(hints);
+    if (rc == 0 && *out != nullptr) break;
+  }
   if (rc != 0 || *out == nullptr) {
     return Status::error(MPI_ERR_OTHER, "libfabric offers no provider '" + name +
                                             "' with tagged reliable-datagram endpoints (" +

@@ -29,5 +29,6 @@ Status Transport::get(int, void*, size_t, uint64_t, RemoteKey*, Completion*) {
   return no_rma(*this, "get");
 }
 Status Transport::flush_peer(int, Completion*) { return no_rma(*this, "flush_peer"); }
+Status Transport::atomic(int, const AtomicAccess&, Completion*) { return no_rma(*this, "atomic"); }
 
 }  // namespace weft

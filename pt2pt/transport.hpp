@@ -38,6 +38,28 @@ inline constexpr int kAnyPeer = -1;
 struct MemoryRegistration;
 struct RemoteKey;
 
+// The element types and operations of the transport's atomics (Transport::atomic).
+enum class AtomicType : uint8_t { kInt8, kUint8, kInt16, kUint16, kInt32, kUint32, kInt64,
+                                  kUint64, kFloat, kDouble };
+inline constexpr int kAtomicTypes = 10;
+enum class AtomicOp : uint8_t { kMin, kMax, kSum, kProd, kLor, kLand, kBor, kBand, kLxor, kBxor,
+                                kRead, kWrite, kCompareSwap };
+inline constexpr int kAtomicOps = 13;
+
+// One atomic access of `count` elements at `address` in a peer's registered memory: each
+// element combined with `operand` by `op` (kRead: none; kCompareSwap: replaced by `operand`
+// where equal to `compare`, one element); `result`, when not null, receives the old elements.
+struct AtomicAccess {
+  AtomicOp op = AtomicOp::kSum;
+  AtomicType type = AtomicType::kInt32;
+  size_t count = 0;
+  const void* operand = nullptr;
+  const void* compare = nullptr;
+  void* result = nullptr;
+  uint64_t address = 0;
+  RemoteKey* key = nullptr;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -72,6 +94,9 @@ class Transport {
   virtual void wake() = 0;
   // Completes every started send at its destination (used before teardown).
   virtual Status flush() = 0;
+  // Whether a contiguous device (GPU) buffer of `bytes` to or from `peer` may be passed as it
+  // is; otherwise pt2pt stages it through host memory.
+  virtual bool takes_device_memory(int /*peer*/, size_t /*bytes*/) const { return false; }
   // Processes of another namespace (MPI_Comm_connect, MPI_Comm_spawn) may now send to this one.
   virtual void expect_other_namespaces() {}
 
@@ -93,6 +118,10 @@ class Transport {
   virtual Status get(int peer, void* buf, size_t len, uint64_t address, RemoteKey* key,
                      Completion* c);
   virtual Status flush_peer(int peer, Completion* c);
+  // Atomics, where the transport has them: whether it does `op` on `type` (with `result`:
+  // fetching), and starting one; `c` completes once it is done at the peer (result arrived).
+  virtual bool atomic_supported(AtomicType, AtomicOp, bool /*fetching*/) const { return false; }
+  virtual Status atomic(int peer, const AtomicAccess& access, Completion* c);
 };
 
 }  // namespace weft

@@ -35,6 +35,7 @@ struct Combine {
   MPI_Op op = MPI_OP_NULL;               // the op itself, for a target that binds it again
   bool replace = false;
   bool no_op = false;
+  MPI_Datatype basic = MPI_DATATYPE_NULL;  // the predefined type the target's type is made of
 };
 Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, const Combine& how,
                        unsigned char* old);

@@ -106,6 +106,7 @@ Status bind_op(const Typed& origin, const TargetRef& t, MPI_Op op, Reduction* re
     how->reduction = red;
   }
   const MPI_Datatype basic = t.type->basic_type();
+  how->basic = basic;
   if (t.count > 0 && basic == MPI_DATATYPE_NULL)
     return Status::error(MPI_ERR_TYPE, std::string("invalid target_datatype=") + t.type->label() +
                                            " (accumulates need a type made of one predefined "
@@ -201,7 +202,7 @@ Status compare_and_swap(Window& w, const void* value, const void* compare, void*
   if (rank == MPI_PROC_NULL) return Status::success();
   Resolved r;
   WEFT_TRY(resolve(w, TargetRef{rank, disp, 1, type}, &r));
-  return remote(r) ? remote_compare_and_swap(w, r.span, value, compare, result, type->size())
+  return remote(r) ? remote_compare_and_swap(w, r.span, value, compare, result, *type)
                    : rma::compare_and_swap(r.span, value, compare, result, type->size());
 }
 

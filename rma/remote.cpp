@@ -7,7 +7,9 @@
 #include "pt2pt/pt2pt.hpp"
 #include "rma/messages.hpp"
 #include "rma/target_server.hpp"
+#include "rma/transport_atomics.hpp"
 #include "runtime/async_progress.hpp"
+#include "runtime/datatype/datatype.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::rma {
@@ -161,6 +163,8 @@ Status remote_get(Window& w, const TargetSpan& span, unsigned char* packed) {
 
 Status remote_accumulate(Window& w, const TargetSpan& span, const unsigned char* packed,
                          const Combine& how, unsigned char* old) {
+  if (by_transport_atomics(w, span, how.basic))
+    return transport_accumulate(w, span, packed, how, old);
   const size_t bytes = span_bytes(span);
   const RequestHeader h = accumulate_header(
       old != nullptr ? MessageKind::kGetAccumulate : MessageKind::kAccumulate, span, how);
@@ -172,7 +176,10 @@ Status remote_accumulate(Window& w, const TargetSpan& span, const unsigned char*
 }
 
 Status remote_compare_and_swap(Window& w, const TargetSpan& span, const void* value,
-                               const void* compare, void* old, size_t bytes) {
+                               const void* compare, void* old, const Datatype& type) {
+  if (by_transport_atomics(w, span, type.basic_type()))
+    return transport_compare_and_swap(w, span, value, compare, old, type.basic_type());
+  const size_t bytes = type.size();
   RequestHeader h;
   h.kind = MessageKind::kCompareSwap;
   h.address = span.address;

@@ -1,7 +1,8 @@
-// The origin side of the active-message path (rma/messages.hpp): operations on targets of
-// Reach::kRemote. Puts and accumulates go out without waiting; gets, fetches and compare-and-swap
-// wait for their answer; flush, unlock and the epoch ends wait until the target has served every
-// earlier request of this process.
+// The origin side of operations on targets of Reach::kRemote: the transport's RMA and atomics
+// where the window has them (rma/transport_keys.hpp, rma/transport_atomics.hpp), else the
+// active-message path (rma/messages.hpp). Puts and accumulates go out without waiting; gets,
+// fetches and compare-and-swap wait for their answer; flush, unlock and the epoch ends wait
+// until the target has served every earlier request of this process.
 #pragma once
 #include "rma/access.hpp"
 
@@ -12,7 +13,7 @@ Status remote_get(Window& w, const TargetSpan& span, unsigned char* packed);
 Status remote_accumulate(Window& w, const TargetSpan& span, const unsigned char* packed,
                          const Combine& how, unsigned char* old);
 Status remote_compare_and_swap(Window& w, const TargetSpan& span, const void* value,
-                               const void* compare, void* old, size_t bytes);
+                               const void* compare, void* old, const Datatype& type);
 Status remote_lock(Window& w, int target, bool exclusive);
 Status remote_unlock(Window& w, int target, bool exclusive);
 // Every earlier request to `target` (-1: to every target sent any) is done at the target.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "rma/transport_atomics.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/world.hpp"
 
@@ -26,15 +27,19 @@ Status exchange_keys(Window& w, Comm& wc) {
   mine.resize(longest);
   std::vector<uint8_t> keys(longest * size_t(wc.size));
   WEFT_TRY(internal_allgather(wc, mine.data(), longest, keys.data()));
+  // This process's own key too where the transport has atomics: every accumulate of a type they
+  // cover then goes through them, its own included (rma/transport_atomics.hpp).
+  const bool own_key = covered_types(transport) != 0;
   for (int r = 0; r < wc.size; ++r) {
     Target& t = w.targets[size_t(r)];
-    if (t.reach != Reach::kRemote || lengths[size_t(r)] == 0) continue;
+    const bool wanted = t.reach == Reach::kRemote || (own_key && r == wc.rank);
+    if (!wanted || lengths[size_t(r)] == 0) continue;
     if (!transport.rma_connected(t.world_rank)) WEFT_TRY(connect_peer(t.world_rank));
     const uint8_t* at = keys.data() + longest * size_t(r);
     const std::vector<uint8_t> key(at, at + lengths[size_t(r)]);
     if (!transport.unpack_key(t.world_rank, key, &t.key).ok()) t.key = nullptr;
   }
-  return Status::success();
+  return agree_transport_atomics(w, wc);
 }
 
 void release_keys(Window& w) {

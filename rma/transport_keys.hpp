@@ -8,7 +8,8 @@
 namespace weft::rma {
 
 // Collective over the window's communicator `wc`. A target whose key could not be made or
-// unpacked keeps no key: it is reached through the active-message path.
+// unpacked keeps no key: it is reached through the active-message path. Ends by deciding the
+// window's use of the transport's atomics (rma/transport_atomics.hpp).
 Status exchange_keys(Window& w, Comm& wc);
 // Drops the keys and this process's registration (MPI_Win_free, after its final barrier).
 void release_keys(Window& w);

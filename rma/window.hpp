@@ -35,7 +35,9 @@ struct Target {
   Reach reach = Reach::kRemote;
   unsigned char* mapped = nullptr;   // kMapped: the window's start in this process
   TargetControl* control = nullptr;  // on this node: its lock and accumulate mutex
-  RemoteKey* key = nullptr;  // kRemote with the transport's RMA: its key (rma/transport_keys.hpp)
+  // kRemote with the transport's RMA: its key (rma/transport_keys.hpp); this process's own too
+  // where the transport has atomics.
+  RemoteKey* key = nullptr;
 };
 
 // The passive-target locks this process holds, by target: MPI_LOCK_SHARED or
@@ -103,6 +105,9 @@ struct Window {
   } fetch_op;
   RemoteState remote;  // the active-message path and transport RMA (rma/remote.hpp)
   MemoryRegistration* registration = nullptr;  // this process's memory, for the transport's RMA
+  // The basic types whose accumulates go by the transport's atomics, one bit per AtomicType
+  // (rma/transport_atomics.hpp); 0: none do.
+  uint32_t atomic_types = 0;
   // MPI_Win_attach'ed regions of a dynamic window: start address -> bytes.
   std::map<uint64_t, uint64_t> attached;
 

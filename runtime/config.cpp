@@ -62,6 +62,11 @@ const std::vector<Setting>& settings() {
        "tcp;ofi_rxm, sockets). auto: the first offered of cxi, opx, psm3, psm2, efa, "
        "verbs;ofi_rxm, tcp;ofi_rxm. shm is refused (its tag matching is defective in "
        "libfabric 1.17; WEFT_SHM covers a node's ranks)."},
+      {"WEFT_OFI_MAX_MSG", "0",
+       "The largest message in bytes libfabric carries whole; larger ones go as pieces of this "
+       "size (and one-sided transfers as several). 0: the provider's max_msg_size. At least 64 "
+       "bytes; for testing the segmentation of providers with a small maximum.",
+       true, true},
       {"WEFT_SHM_EAGER_LIMIT", "8192",
        "Largest message in bytes that goes through the shared-memory rings (copied in by the "
        "sender, out by the receiver); larger ones are copied once, by the receiver, from the "

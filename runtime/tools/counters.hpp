@@ -48,6 +48,10 @@ struct Counters {
   Counter ucx_messages_received, ucx_bytes_received;
   Counter ofi_messages_sent, ofi_bytes_sent;
   Counter ofi_messages_received, ofi_bytes_received;
+  // RMA through libfabric (pt2pt/ofi_rma.cpp): fi_writemsg, fi_readmsg and atomics started.
+  Counter ofi_rma_writes, ofi_rma_reads, ofi_atomics;
+  // Messages sent as pieces, being longer than libfabric carries whole (pt2pt/ofi_segments.cpp).
+  Counter ofi_segmented_messages;
   // Messages from ranks of this node that arrived before their receive (Weft's own matching;
   // UCX matches the others itself and does not tell).
   Level unexpected;

@@ -82,6 +82,19 @@ std::vector<Pvar> build_table() {
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ofi_messages_received},
       {"ofi_bytes_received", "Bytes that arrived in those receives.", MPI_T_PVAR_CLASS_COUNTER,
        true, 0, &c.ofi_bytes_received},
+      {"ofi_rma_writes",
+       "One-sided writes libfabric carried (fi_writemsg: MPI_Put and the pieces of one).",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ofi_rma_writes},
+      {"ofi_rma_reads", "One-sided reads libfabric carried (fi_readmsg: MPI_Get).",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ofi_rma_reads},
+      {"ofi_atomics",
+       "Atomics libfabric carried (fi_atomicmsg, fi_fetch_atomicmsg, fi_compare_atomicmsg: "
+       "the accumulates, MPI_Fetch_and_op and MPI_Compare_and_swap it supports).",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ofi_atomics},
+      {"ofi_segmented_messages",
+       "Messages sent through libfabric as pieces, being longer than the provider's "
+       "max_msg_size or WEFT_OFI_MAX_MSG.",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ofi_segmented_messages},
       {"unexpected_messages",
        "Messages from ranks of this node that arrived before a receive matched them and wait in "
        "Weft's queue now (UCX matches the messages of other nodes itself and is not counted).",
