@@ -50,15 +50,13 @@ Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Comp
 bool CommChannel::try_region(const RegionWait& w) {
   NodeRegion* region = comm_->region.held->region.get();
   if (w.post) return region->try_post(region_call(), w.buf, w.bytes, w.peer_or_readers);
-  const bool whole = w.from == kWholePost;
-  const size_t from = whole ? 0 : w.from;
+  const bool part = w.from != kWholePost;
+  const size_t from = part ? w.from : 0;
   size_t posted = 0;
   if (!region->try_fetch(w.peer_or_readers, region_call(), from, w.buf, w.bytes, &posted))
     return false;
-  const size_t there = posted > from ? posted - from : 0;
-  w.c->bytes = std::min(there, w.bytes);
-  // A whole post longer than expected is cut; a part must be there in full.
-  w.c->error_class = (whole ? there > w.bytes : there < w.bytes) ? MPI_ERR_TRUNCATE : 0;
+  w.c->bytes = std::min(posted > from ? posted - from : 0, w.bytes);
+  w.c->error_class = fetch_matches(posted, part, from, w.bytes) ? 0 : MPI_ERR_TRUNCATE;
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "coll/coll.hpp"
+#include "coll/node_region.hpp"
 #include "runtime/activity.hpp"
 #include "runtime/tools/counters.hpp"
 
@@ -44,7 +45,7 @@ class CommChannel final : public Channel {
   // Completes `w` at once if it can, else keeps it for poll_region.
   Status start_region(const RegionWait& w);
   // The run's number in the node region: every rank's same run of the same call has it.
-  uint64_t region_call() const { return uint64_t(runs_) << 32 | seq_; }
+  uint64_t region_call() const { return region_call_number(seq_, runs_); }
 
   struct Route {
     const Comm* comm;

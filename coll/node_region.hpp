@@ -29,6 +29,18 @@ struct PostHeader;
 
 namespace coll {
 
+// A call's number in the region: its sequence number on the communicator in the low 32 bits,
+// and above them which run of it this is (1 for a blocking or nonblocking call; persistent
+// calls run many times under one sequence number). Every rank's same run has the same number.
+inline uint64_t region_call_number(uint32_t seq, uint32_t run) { return uint64_t(run) << 32 | seq; }
+
+// Whether a fetch of `bytes` matches a post of `posted` bytes: a whole post (`part` false) may
+// be shorter than expected but not longer (that would be cut); a part, starting `from` bytes
+// into the post, must be there in full.
+inline bool fetch_matches(size_t posted, bool part, size_t from, size_t bytes) {
+  return part ? posted >= from + bytes : posted <= bytes;
+}
+
 class NodeRegion {
  public:
   // Adopts region `index` of `node`'s segment for the communicator whose ranks are the world

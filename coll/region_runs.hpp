@@ -22,51 +22,62 @@ namespace weft::coll {
                            " (the ranks' type signatures differ)");
 }
 
-// One rank's part of a region call: its post (readers 0: none), then its fetches, in rank
-// order: from every other member, or from `only`, each into `into` + member·stride; each a whole
-// post, or (`part`) `bytes` from `from` into it.
+// A rank's post of `bytes` of `from` in a region call, for `readers` ranks (0: it posts
+// nothing); made as soon as its place is free of an earlier call's post.
+struct Post {
+  const void* from = nullptr;
+  size_t bytes = 0;
+  int readers = 0;
+  bool done = false;
+
+  bool advance(NodeRegion& region, uint64_t call) {
+    if (!done) done = readers == 0 || region.try_post(call, from, bytes, readers);
+    return done;
+  }
+  bool ready(const NodeRegion& region, uint64_t call) const {
+    return readers == 0 || region.can_post(call, bytes);
+  }
+};
+
+// One rank's part of a region call: its post, then its fetches, in rank order: from every
+// other member, or from `only`, each into `into` + member·stride; each a whole post, or
+// (`part`) `bytes` from `from` into it.
 struct Moves {
   NodeRegion& region;
   uint64_t call;
   int rank, size;
-  const void* post_from = nullptr;
-  size_t post_bytes = 0;
-  int readers = 0;
+  Post post = {};
   int only = -1;
   unsigned char* into = nullptr;
   size_t stride = 0, bytes = 0;
   bool part = false;
   size_t from = 0;
-  bool posted = false;
   int next = 0;  // the member to fetch from next
   Status outcome = Status::success();
 
   bool fetches_from(int m) const { return m != rank && (only < 0 || m == only); }
 
   bool advance() {
-    if (!posted) {
-      if (readers > 0 && !region.try_post(call, post_from, post_bytes, readers)) return false;
-      posted = true;
-    }
+    if (!post.advance(region, call)) return false;
     for (; next < size; ++next) {
       if (!fetches_from(next)) continue;
       size_t got = 0;
       if (!region.try_fetch(next, call, from, into + stride * size_t(next), bytes, &got))
         return false;
-      if (part ? got < from + bytes : got > bytes) outcome = wrong_size(next, got, from + bytes);
+      if (!fetch_matches(got, part, from, bytes)) outcome = wrong_size(next, got, from + bytes);
     }
     return true;
   }
 
   bool ready() const {
-    if (!posted) return readers == 0 || region.can_post(call, post_bytes);
+    if (!post.done) return post.ready(region, call);
     int m = next;
     while (m < size && !fetches_from(m)) ++m;
     return m < size && region.has_posted(m, call);
   }
 };
 
-// One rank's part of a region reduction: its post of `mine` (readers 0: none), then, where it
+// One rank's part of a region reduction: its post (of `mine`, or none), then, where it
 // folds, every member's contribution (its whole post, or `bytes` from `from` into it) in rank
 // order, ((x0 op x1) op x2) ..., as
 // coll/algorithms/region_parts.cpp builds it: the partial result and the next contribution
@@ -77,22 +88,18 @@ struct Fold {
   uint64_t call;
   int rank, size;
   const unsigned char* mine;
-  size_t posts, from, bytes;  // bytes posted; what is folded of each post
-  int readers;
+  Post post = {};
+  size_t from, bytes;  // what is folded of each post (every rank posts post.bytes)
   bool folds;
   ReduceKernel kernel;
   size_t count;
   unsigned char* partial;
   unsigned char* arriving;
-  bool posted = false;
   int next = 0;  // the member whose contribution is folded next
   Status outcome = Status::success();
 
   bool advance() {
-    if (!posted) {
-      if (readers > 0 && !region.try_post(call, mine, posts, readers)) return false;
-      posted = true;
-    }
+    if (!post.advance(region, call)) return false;
     if (!folds) return true;
     for (; next < size; ++next) {
       unsigned char* into = next == 0 ? partial : arriving;
@@ -101,7 +108,7 @@ struct Fold {
       } else {
         size_t got = 0;
         if (!region.try_fetch(next, call, from, into, bytes, &got)) return false;
-        if (got != posts) outcome = wrong_size(next, got, posts);
+        if (got != post.bytes) outcome = wrong_size(next, got, post.bytes);
       }
       if (next > 0) {
         kernel(partial, arriving, count);
@@ -112,7 +119,7 @@ struct Fold {
   }
 
   bool ready() const {
-    if (!posted) return readers == 0 || region.can_post(call, posts);
+    if (!post.done) return post.ready(region, call);
     return folds && next < size && (next == rank || region.has_posted(next, call));
   }
 };

@@ -37,19 +37,22 @@ bool short_comm(MPI_Comm handle, Short* s) {
   return true;
 }
 
-// The bytes of `count` elements of `type`, a predefined type whose elements lie back to back.
-bool plain_bytes(MPI_Count count, MPI_Datatype type, size_t* bytes) {
+// The bytes of `count` elements of `type`, a predefined type whose elements lie back to back,
+// and of one element.
+bool plain_bytes(MPI_Count count, MPI_Datatype type, size_t* bytes, size_t* elem) {
   if (count < 0 || !is_predefined_type(type)) return false;
   const PredefinedType& p = predefined_type(type);
   if (p.size == 0 || p.size != p.extent) return false;
   *bytes = size_t(count) * p.size;
+  *elem = p.size;
   return true;
 }
 
-// The host kernel of a predefined reduction op (not MPI_REPLACE or MPI_NO_OP) on `type`.
-ReduceKernel kernel_of(MPI_Op op, MPI_Datatype type) {
+// The host kernel of a predefined reduction op (not MPI_REPLACE or MPI_NO_OP) on `type`, whose
+// elements have `elem` bytes; nullptr where there is none.
+ReduceKernel kernel_of(MPI_Op op, MPI_Datatype type, size_t elem) {
   if (op < MPI_MAX || op > MPI_MAXLOC) return nullptr;
-  return predefined_kernel(op, type, predefined_type(type).size);
+  return predefined_kernel(op, type, elem);
 }
 
 bool on_host(const void* a, const void* b) { return !gpu::on_device(a) && !gpu::on_device(b); }
@@ -81,17 +84,18 @@ bool region_chosen(Short& s, CollKind kind, size_t bytes, int root, bool in_plac
   return true;
 }
 
-// The call's number in the region, taken as the general path takes it (one run of a blocking
-// call: coll/coll_op.hpp region_call).
+// The call's number in the region, taken as the general path takes it (the one run of a
+// blocking call: coll/coll.cpp run_blocking and CollOp::bind).
 uint64_t take_call(Comm& c) {
   wait_state::note_collective(c, c.coll_seq + 1);
-  return uint64_t(1) << 32 | c.coll_seq++;
+  return region_call_number(c.coll_seq++, 1);
 }
 
-// Runs a reduction of `posts` bytes per rank, of which `bytes` from `from` are folded, whose
-// folding rank(s) write the result to `out`.
-Status run_fold(Short& s, const void* mine, void* out, size_t posts, size_t from, size_t bytes,
-                int readers, bool folds, MPI_Op op, MPI_Datatype type) {
+// Runs a reduction by `kernel` on elements of `elem` bytes in which this rank makes `post` (of
+// `mine`, or none) and, where it `folds`, folds `bytes` from `from` into every rank's post and
+// writes the result to `out`.
+Status run_fold(Short& s, const void* mine, void* out, Post post, size_t from, size_t bytes,
+                bool folds, ReduceKernel kernel, size_t elem) {
   std::vector<unsigned char>& space = s.hold->fold_space;
   if (space.size() < 2 * bytes) space.resize(2 * s.hold->region->capacity());
   Fold f{*s.hold->region,
@@ -99,13 +103,12 @@ Status run_fold(Short& s, const void* mine, void* out, size_t posts, size_t from
          s.comm->rank,
          s.comm->size,
          static_cast<const unsigned char*>(mine),
-         posts,
+         post,
          from,
          bytes,
-         readers,
          folds,
-         kernel_of(op, type),
-         bytes / predefined_type(type).size,
+         kernel,
+         bytes / elem,
          space.data(),
          space.data() + bytes};
   Status outcome = run(f);
@@ -120,7 +123,7 @@ bool short_barrier(MPI_Comm comm, Status* out) {
   if (!short_comm(comm, &s) || !region_chosen(s, CollKind::kBarrier, 0, 0, false, [](CollArgs&) {}))
     return false;
   Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, s.comm->size};
-  m.readers = s.comm->size - 1;
+  m.post.readers = s.comm->size - 1;
   *out = run(m);
   return true;
 }
@@ -128,11 +131,10 @@ bool short_barrier(MPI_Comm comm, Status* out) {
 bool short_bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
                  Status* out) {
   Short s;
-  size_t bytes = 0;
-  if (!short_comm(comm, &s) || !plain_bytes(count, type, &bytes) || root < 0 ||
+  size_t bytes = 0, elem = 0;
+  if (!short_comm(comm, &s) || !plain_bytes(count, type, &bytes, &elem) || root < 0 ||
       root >= s.comm->size || !usable(buf, bytes) || !on_host(buf, nullptr))
     return false;
-  const size_t elem = predefined_type(type).size;
   if (!region_chosen(s, CollKind::kBcast, bytes, root, false, [&](CollArgs& a) {
         a.root = root;
         a.bytes = bytes;
@@ -141,9 +143,7 @@ bool short_bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, MPI_Co
     return false;
   Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, s.comm->size};
   if (s.comm->rank == root) {
-    m.post_from = buf;
-    m.post_bytes = bytes;
-    m.readers = s.comm->size - 1;
+    m.post = {buf, bytes, s.comm->size - 1};
   }
   m.only = root;
   m.into = static_cast<unsigned char*>(buf);
@@ -155,9 +155,10 @@ bool short_bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, MPI_Co
 bool short_reduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
                   int root, MPI_Comm comm, Status* out) {
   Short s;
-  size_t bytes = 0;
-  if (!short_comm(comm, &s) || !plain_bytes(count, type, &bytes) || root < 0 ||
-      root >= s.comm->size || kernel_of(op, type) == nullptr)
+  size_t bytes = 0, elem = 0;
+  ReduceKernel kernel = nullptr;
+  if (!short_comm(comm, &s) || !plain_bytes(count, type, &bytes, &elem) || root < 0 ||
+      root >= s.comm->size || (kernel = kernel_of(op, type, elem)) == nullptr)
     return false;
   const bool is_root = s.comm->rank == root, in_place = sendbuf == MPI_IN_PLACE;
   const void* mine = in_place ? recvbuf : sendbuf;
@@ -165,7 +166,6 @@ bool short_reduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datat
       (is_root && (!usable(recvbuf, bytes) || sendbuf == recvbuf)) ||
       !on_host(mine, is_root ? recvbuf : nullptr))
     return false;
-  const size_t elem = predefined_type(type).size;
   if (!region_chosen(s, CollKind::kReduce, bytes, root, in_place, [&](CollArgs& a) {
         a.root = root;
         a.bytes = bytes;
@@ -173,40 +173,42 @@ bool short_reduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datat
         a.in_place = in_place;
       }))
     return false;
-  *out = run_fold(s, mine, recvbuf, bytes, 0, bytes, is_root ? 0 : 1, is_root, op, type);
+  *out =
+      run_fold(s, mine, recvbuf, {mine, bytes, is_root ? 0 : 1}, 0, bytes, is_root, kernel, elem);
   return true;
 }
 
 bool short_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
                      MPI_Op op, MPI_Comm comm, Status* out) {
   Short s;
-  size_t bytes = 0;
-  if (!short_comm(comm, &s) || !plain_bytes(count, type, &bytes) || kernel_of(op, type) == nullptr)
+  size_t bytes = 0, elem = 0;
+  ReduceKernel kernel = nullptr;
+  if (!short_comm(comm, &s) || !plain_bytes(count, type, &bytes, &elem) ||
+      (kernel = kernel_of(op, type, elem)) == nullptr)
     return false;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const void* mine = in_place ? recvbuf : sendbuf;
   if (!usable(mine, bytes) || !usable(recvbuf, bytes) || sendbuf == recvbuf ||
       !on_host(mine, recvbuf))
     return false;
-  const size_t elem = predefined_type(type).size;
   if (!region_chosen(s, CollKind::kAllreduce, bytes, 0, in_place, [&](CollArgs& a) {
         a.bytes = bytes;
         a.elem_size = elem;
         a.in_place = in_place;
       }))
     return false;
-  *out = run_fold(s, mine, recvbuf, bytes, 0, bytes, s.comm->size - 1, true, op, type);
+  *out = run_fold(s, mine, recvbuf, {mine, bytes, s.comm->size - 1}, 0, bytes, true, kernel, elem);
   return true;
 }
 
 bool short_allgather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, Status* out) {
   Short s;
-  size_t block = 0, sent = 0;
+  size_t block = 0, sent = 0, elem = 0;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (!short_comm(comm, &s) || !plain_bytes(recvcount, recvtype, &block) ||
-      (!in_place &&
-       (!plain_bytes(sendcount, sendtype, &sent) || sent != block || !usable(sendbuf, block))) ||
+  if (!short_comm(comm, &s) || !plain_bytes(recvcount, recvtype, &block, &elem) ||
+      (!in_place && (!plain_bytes(sendcount, sendtype, &sent, &elem) || sent != block ||
+                     !usable(sendbuf, block))) ||
       !usable(recvbuf, block * size_t(s.comm->size)) ||
       !on_host(in_place ? nullptr : sendbuf, recvbuf))
     return false;
@@ -218,9 +220,7 @@ bool short_allgather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype send
   auto* base = static_cast<unsigned char*>(recvbuf);
   unsigned char* own = base + size_t(s.comm->rank) * block;
   Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, size};
-  m.post_from = in_place ? own : sendbuf;
-  m.post_bytes = block;
-  m.readers = size - 1;
+  m.post = {in_place ? own : sendbuf, block, size - 1};
   m.into = base;
   m.stride = block;
   m.bytes = block;
@@ -232,9 +232,9 @@ bool short_allgather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype send
 bool short_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, Status* out) {
   Short s;
-  size_t block = 0, sent = 0;
-  if (!short_comm(comm, &s) || !plain_bytes(recvcount, recvtype, &block) ||
-      !plain_bytes(sendcount, sendtype, &sent) || sent != block)
+  size_t block = 0, sent = 0, elem = 0;
+  if (!short_comm(comm, &s) || !plain_bytes(recvcount, recvtype, &block, &elem) ||
+      !plain_bytes(sendcount, sendtype, &sent, &elem) || sent != block)
     return false;
   const int size = s.comm->size;
   const size_t all = block * size_t(size);
@@ -248,9 +248,7 @@ bool short_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendt
   const size_t mine = size_t(s.comm->rank) * block;
   auto* base = static_cast<unsigned char*>(recvbuf);
   Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, size};
-  m.post_from = sendbuf;
-  m.post_bytes = all;
-  m.readers = size - 1;
+  m.post = {sendbuf, all, size - 1};
   m.into = base;
   m.stride = block;
   m.bytes = block;
@@ -264,9 +262,10 @@ bool short_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 bool short_reduce_scatter_block(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm, Status* out) {
   Short s;
-  size_t block = 0;
-  if (!short_comm(comm, &s) || !plain_bytes(recvcount, type, &block) ||
-      kernel_of(op, type) == nullptr)
+  size_t block = 0, elem = 0;
+  ReduceKernel kernel = nullptr;
+  if (!short_comm(comm, &s) || !plain_bytes(recvcount, type, &block, &elem) ||
+      (kernel = kernel_of(op, type, elem)) == nullptr)
     return false;
   const int size = s.comm->size;
   const size_t all = block * size_t(size);
@@ -275,7 +274,6 @@ bool short_reduce_scatter_block(const void* sendbuf, void* recvbuf, MPI_Count re
   if (!usable(mine, all) || !usable(recvbuf, in_place ? all : block) || sendbuf == recvbuf ||
       !on_host(mine, recvbuf))
     return false;
-  const size_t elem = predefined_type(type).size;
   if (!region_chosen(s, CollKind::kReduceScatter, block, 0, in_place, [&](CollArgs& a) {
         for (int r = 0; r < size; ++r) a.blocks.push_back({size_t(r) * block, block});
         a.bytes = all;
@@ -284,8 +282,8 @@ bool short_reduce_scatter_block(const void* sendbuf, void* recvbuf, MPI_Count re
       }))
     return false;
   // Every rank posts its whole vector; each folds its own block of everyone's.
-  *out = run_fold(s, mine, recvbuf, all, size_t(s.comm->rank) * block, block, size - 1, true, op,
-                  type);
+  *out = run_fold(s, mine, recvbuf, {mine, all, size - 1}, size_t(s.comm->rank) * block, block,
+                  true, kernel, elem);
   return true;
 }
 
