@@ -112,7 +112,7 @@ uint64_t bytes_of_uncached(MPI_Count count, MPI_Datatype datatype) {
   return uint64_t(count) * uint64_t(size);
 }
 
-int sent(MPI_Comm comm, int dest, uint64_t bytes) {
+int sent_translated(MPI_Comm comm, int dest, uint64_t bytes) {
   if (dest == MPI_PROC_NULL) return kNoPeer;
   const int world = world_rank_of(comm, dest);
   note_traffic(world == MPI_UNDEFINED ? kNoPeer : world, bytes);

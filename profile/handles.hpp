@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "profile/recorder.hpp"
+
 namespace weft::profile {
 
 // Datatype sizes, direct-mapped by handle: an entry is (handle + 1) << 32 | size, 0 when empty.
@@ -29,10 +31,25 @@ inline uint64_t bytes_of(MPI_Count count, MPI_Datatype datatype) {
   return bytes_of_uncached(count, datatype);
 }
 
+// sent() for every communicator: translates dest to its world rank (cached per communicator).
+int sent_translated(MPI_Comm comm, int dest, uint64_t bytes);
+
 // A message of `bytes` to rank `dest` of comm (a rank of the remote group for an
 // intercommunicator) was sent: counted to its world rank, which is returned (kNoPeer for
-// MPI_PROC_NULL and processes outside MPI_COMM_WORLD).
-int sent(MPI_Comm comm, int dest, uint64_t bytes);
+// MPI_PROC_NULL and processes outside MPI_COMM_WORLD). Inline for MPI_COMM_WORLD once this
+// thread's traffic table exists: a compare and two adds.
+[[gnu::always_inline]] inline int sent(MPI_Comm comm, int dest, uint64_t bytes) {
+  if (comm == MPI_COMM_WORLD) {
+    ThreadLog& log = thread_log();
+    if (size_t(dest) < log.sent.size()) {  // a negative dest (MPI_PROC_NULL) is out of range too
+      Traffic& t = log.sent[size_t(dest)];
+      t.bytes += bytes;
+      ++t.messages;
+      return dest;
+    }
+  }
+  return sent_translated(comm, dest, bytes);
+}
 
 // A persistent send (MPI_Send_init, MPI_Psend_init, ...) is counted each time it starts.
 void remember_send(MPI_Request request, MPI_Comm comm, int dest, uint64_t bytes);

@@ -8,8 +8,6 @@
 
 namespace weft::profile {
 
-thread_local constinit int t_depth __attribute__((tls_model("initial-exec"))) = 0;
-
 namespace {
 
 struct Logs {
@@ -52,6 +50,21 @@ std::vector<const ThreadLog*> all_thread_logs() {
   std::vector<const ThreadLog*> out;
   for (const auto& log : l.logs) out.push_back(log.get());
   return out;
+}
+
+SiteStats& hashed_site(ThreadLog& log, const void* address, uint32_t function) {
+  constexpr int kProbes = 8;
+  const uint64_t hash = (uint64_t(uintptr_t(address)) ^ function) * 0x9E3779B97F4A7C15ull;
+  for (int probe = 0; probe < kProbes; ++probe) {
+    SiteStats& s = log.sites[((hash >> 54) + probe) & (kSiteSlots - 1)];
+    if (s.address == address && s.function == function) return s;
+    if (s.address == nullptr) {
+      s.address = address;
+      s.function = function;
+      return s;
+    }
+  }
+  return log.unplaced_sites;
 }
 
 void end_timed_call(ThreadLog& log, FunctionStats& f, SiteStats& s, bool outermost,

@@ -14,13 +14,6 @@ namespace weft::profile {
 
 inline constexpr int kNoPeer = -1;
 
-struct FunctionStats {
-  uint64_t calls = 0;
-  Tick ticks = 0;
-  Tick max_ticks = 0;
-  uint64_t bytes = 0;
-};
-
 // One call site: the return address of a wrapper (an instruction in its caller) and which MPI
 // function was called there.
 struct SiteStats {
@@ -28,6 +21,14 @@ struct SiteStats {
   uint32_t function = 0;
   uint64_t calls = 0;
   Tick ticks = 0;
+};
+
+struct FunctionStats {
+  uint64_t calls = 0;
+  Tick ticks = 0;
+  Tick max_ticks = 0;
+  uint64_t bytes = 0;
+  SiteStats* last_site = nullptr;  // where this function was called from last (most calls repeat it)
 };
 
 struct Traffic {
@@ -45,6 +46,8 @@ struct ThreadLog {
   std::vector<Traffic> sent;      // by world rank (sized at the first send)
   Traffic sent_outside_world;     // to processes of other jobs (spawned, connected)
   Tick mpi_ticks = 0;             // time inside outermost MPI calls
+  int depth = 0;                  // of MPI calls: one made inside another (a callback calling MPI)
+                                  // is counted, but its time is already in the outer call's
   uint16_t thread_index = 0;      // 0 for the first thread that called MPI, then 1, 2, ...
   uint32_t untimed_left = 1;      // sampled calls to go until the next timed one
   uint64_t random_state = 0x2545F4914F6CDD1Dull;  // of the gaps between timed calls
@@ -82,10 +85,6 @@ inline ThreadLog& thread_log() {
 // Every thread's log (for the report at MPI_Finalize, when no other thread is in MPI).
 std::vector<const ThreadLog*> all_thread_logs();
 
-// Nesting depth of MPI calls on this thread: a call made inside another (a callback calling
-// MPI) is counted as a call, but its time is already in the outer call's time in MPI.
-extern thread_local constinit int t_depth __attribute__((tls_model("initial-exec")));
-
 // Reading the clock is most of what a wrapper costs (rdtsc: 12-25 ns here, against a 150 ns
 // message), so a thread times every call of a function until it has made kExactCalls of them,
 // and after that one call in kSampleEvery on average, at random gaps (uniform in 1 to
@@ -109,27 +108,25 @@ uint32_t next_gap(ThreadLog& log);
 
 // The start of a call of `function`: its clock reading, or 0 when it goes untimed.
 [[gnu::always_inline]] inline Tick begin_call(FunctionId function) {
-  ++t_depth;
-  return timed(thread_log(), function) ? now() : 0;
+  ThreadLog& log = thread_log();
+  ++log.depth;
+  return timed(log, function) ? now() : 0;
 }
 // The end of a call begun at `start`: the clock, or 0 for an untimed call.
 inline Tick end_of(Tick start) { return start != 0 ? now() : 0; }
 
 // Fibonacci hashing of the address (Knuth, TAOCP vol. 3, 6.4) to a slot; a few probes, then the
-// call is counted among the unplaced ones.
-inline SiteStats& site_of(ThreadLog& log, const void* address, uint32_t function) {
-  constexpr int kProbes = 8;
-  const uint64_t hash = (uint64_t(uintptr_t(address)) ^ function) * 0x9E3779B97F4A7C15ull;
-  for (int probe = 0; probe < kProbes; ++probe) {
-    SiteStats& s = log.sites[((hash >> 54) + probe) & (kSiteSlots - 1)];
-    if (s.address == address && s.function == function) return s;
-    if (s.address == nullptr) {
-      s.address = address;
-      s.function = function;
-      return s;
-    }
-  }
-  return log.unplaced_sites;
+// call is counted among the unplaced ones. Out of line: most calls find their function's last
+// site (site_of).
+SiteStats& hashed_site(ThreadLog& log, const void* address, uint32_t function);
+
+// The record of a call of `function` from `address`.
+[[gnu::always_inline]] inline SiteStats& site_of(ThreadLog& log, FunctionStats& f,
+                                                 const void* address, uint32_t function) {
+  if (f.last_site != nullptr && f.last_site->address == address) [[likely]] return *f.last_site;
+  SiteStats& s = hashed_site(log, address, function);
+  if (s.address == address) f.last_site = &s;  // not the shared record of unplaced calls
+  return s;
 }
 
 // The part of end_call for a timed call: its time, and its trace event.
@@ -141,8 +138,8 @@ void end_timed_call(ThreadLog& log, FunctionStats& f, SiteStats& s, bool outermo
                                             const void* site, uint64_t bytes, int peer) {
   ThreadLog& log = *t_log;
   FunctionStats& f = log.functions[function];
-  SiteStats& s = site_of(log, site, function);
-  const bool outermost = --t_depth == 0;
+  SiteStats& s = site_of(log, f, site, function);
+  const bool outermost = --log.depth == 0;
   ++s.calls;
   f.bytes += bytes;
   if (start == 0) {  // a sampled call that was not timed
