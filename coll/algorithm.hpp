@@ -139,6 +139,7 @@ struct Cost {
   double node_rounds = 0;  // of `rounds`, within one node
   double node_bytes = 0;   // of `bytes`, within one node
   double syncs = 0;        // hand-overs through the node region (a post seen by its fetchers)
+  double region_bytes = 0;  // bytes copied into and out of the node region's slots
 };
 
 struct Algorithm {

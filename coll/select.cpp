@@ -16,7 +16,7 @@ double predict_seconds(const Cost& c, const CostModel& m, bool spans_nodes) {
   return (c.rounds - far_rounds) * m.alpha_us * 1e-6 + far_rounds * m.alpha_inter_us * 1e-6 +
          (c.bytes - far_bytes) * m.beta_ns_per_byte * 1e-9 +
          far_bytes * m.beta_inter_ns_per_byte * 1e-9 + c.reduced * m.gamma_ns_per_byte * 1e-9 +
-         c.syncs * m.alpha_region_us * 1e-6;
+         c.syncs * m.alpha_region_us * 1e-6 + c.region_bytes * m.beta_region_ns_per_byte * 1e-9;
 }
 
 std::string rejection_reason(const Algorithm& a, const CollArgs& args) {

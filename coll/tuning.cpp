@@ -51,6 +51,8 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
       model->gamma_ns_per_byte = v;
     } else if (key == "alpha_region_us") {
       model->alpha_region_us = v;
+    } else if (key == "beta_region_ns_per_byte") {
+      model->beta_region_ns_per_byte = v;
     } else if (key == "segment_bytes") {
       if (v < 1 || v > kMaxSegment || v != std::floor(v)) {
         return bad(origin, number, "segment_bytes must be a whole number from 1 to 2^40");
@@ -61,7 +63,7 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
                  "unknown name '" + key +
                      "' (expected alpha_us, alpha_oversubscribed_us, beta_ns_per_byte, "
                      "alpha_inter_us, beta_inter_ns_per_byte, gamma_ns_per_byte, "
-                     "alpha_region_us, segment_bytes)");
+                     "alpha_region_us, beta_region_ns_per_byte, segment_bytes)");
     }
   }
   return Status::success();
@@ -76,14 +78,15 @@ Status load_tuning(const std::string& path, CostModel* model) {
 }
 
 std::string format_tuning(const CostModel& m) {
-  char text[400];
+  char text[440];
   std::snprintf(text, sizeof text,
                 "alpha_us %.4g\nalpha_oversubscribed_us %.4g\nbeta_ns_per_byte %.4g\n"
                 "alpha_inter_us %.4g\nbeta_inter_ns_per_byte %.4g\n"
-                "gamma_ns_per_byte %.4g\nalpha_region_us %.4g\nsegment_bytes %zu\n",
+                "gamma_ns_per_byte %.4g\nalpha_region_us %.4g\nbeta_region_ns_per_byte %.4g\n"
+                "segment_bytes %zu\n",
                 m.alpha_us, m.alpha_oversubscribed_us, m.beta_ns_per_byte, m.alpha_inter_us,
                 m.beta_inter_ns_per_byte, m.gamma_ns_per_byte, m.alpha_region_us,
-                m.segment_bytes);
+                m.beta_region_ns_per_byte, m.segment_bytes);
   return text;
 }
 

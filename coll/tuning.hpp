@@ -8,6 +8,7 @@
 //   gamma_ns_per_byte 0.05       time per byte reduced, nanoseconds
 //   alpha_region_us 0.2          a hand-over through a communicator's node region (one post
 //                                seen by the ranks that fetch it), microseconds
+//   beta_region_ns_per_byte 0.03 time per byte copied into or out of a node region, nanoseconds
 //   segment_bytes 131072         pipelining unit of segmented algorithms
 #pragma once
 #include <string>
@@ -27,6 +28,9 @@ struct CostModel {
   double gamma_ns_per_byte = 0.1;
   // A cache line handed from the posting rank to its fetchers, without a message's matching.
   double alpha_region_us = 0.2;
+  // A byte copied into a region's slot or out of a peer's: a plain copy between caches of one
+  // node, without a message's protocol (memcpy runs at 20-50 GB/s on current x86 servers).
+  double beta_region_ns_per_byte = 0.03;
   size_t segment_bytes = 128 * 1024;
 };
 

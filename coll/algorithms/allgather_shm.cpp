@@ -1,6 +1,6 @@
 // Node-region allgather for small blocks on one node: every rank posts its block once in the
 // communicator's shared region (coll/node_region.hpp) and copies every other rank's block from
-// there into its place. Cost: α_region + (n/p + n)β for n the bytes of all blocks.
+// there into its place. Cost: α_region + (n/p + n)β_region for n the bytes of all blocks.
 #include <algorithm>
 
 #include "coll/algorithms/all.hpp"
@@ -30,7 +30,7 @@ Cost cost(const CollArgs& a) {
   const double p = a.size, n = double(a.total_block_bytes());
   Cost c;
   c.syncs = 1;
-  c.bytes = n / p + n;
+  c.region_bytes = n / p + n;
   return c;
 }
 

@@ -2,7 +2,7 @@
 // communicator's shared region (coll/node_region.hpp), fetches every other rank's and folds all
 // of them in rank order, so all ranks compute the same bits without exchanging results. One
 // hand-over instead of log p message rounds; each rank reads (p-1)·n bytes, so it suits small n.
-// Cost: α_region + (p+1)·nβ + (p-1)·nγ.
+// Cost: α_region + (p+1)·nβ_region + (p-1)·nγ.
 #include "coll/algorithms/all.hpp"
 #include "coll/algorithms/region_parts.hpp"
 

@@ -1,7 +1,7 @@
 // Node-region all-to-all for small blocks on one node: every rank posts all its blocks once, in
 // rank order, in the communicator's shared region (coll/node_region.hpp), and copies from every
 // other rank's post the block meant for it. Regular all-to-all only (equal blocks, so a rank
-// knows where its block lies in another's post). Cost: α_region + 3nβ for n the bytes sent.
+// knows where its block lies in another's post). Cost: α_region + 3nβ_region for n the bytes sent.
 #include "coll/algorithms/all.hpp"
 #include "coll/algorithms/region_parts.hpp"
 
@@ -49,7 +49,7 @@ void build(const CollArgs& a, Schedule& s) {
 Cost cost(const CollArgs& a) {
   Cost c;
   c.syncs = 1;
-  c.bytes = 3 * double(size_t(a.size) * block_bytes(a));
+  c.region_bytes = 3 * double(size_t(a.size) * block_bytes(a));
   return c;
 }
 

@@ -1,6 +1,6 @@
 // Node-region broadcast for small messages on one node: the root posts the data once in the
 // communicator's shared region (coll/node_region.hpp) and every other rank copies it from
-// there. Cost: α_region + 2nβ.
+// there. Cost: α_region + 2nβ_region.
 #include "coll/algorithms/all.hpp"
 #include "coll/algorithms/region_parts.hpp"
 
@@ -20,7 +20,7 @@ void build(const CollArgs& a, Schedule& s) {
 Cost cost(const CollArgs& a) {
   Cost c;
   c.syncs = 1;
-  c.bytes = 2 * double(a.bytes);
+  c.region_bytes = 2 * double(a.bytes);
   return c;
 }
 

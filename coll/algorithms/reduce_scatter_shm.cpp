@@ -1,7 +1,7 @@
 // Node-region reduce-scatter for small vectors on one node: every rank posts its whole input
 // once in the communicator's shared region (coll/node_region.hpp), then fetches its own block
 // from every other rank's post and folds the blocks in rank order, so any op is right.
-// Cost: α_region + (p+1)·bβ + (p-1)·bγ for b the bytes of the largest block.
+// Cost: α_region + (p+1)·bβ_region + (p-1)·bγ for b the bytes of the largest block.
 #include "coll/algorithms/all.hpp"
 #include "coll/algorithms/region_parts.hpp"
 
@@ -24,7 +24,7 @@ Cost cost(const CollArgs& a) {
   const double p = a.size, b = double(largest);
   Cost c;
   c.syncs = 1;
-  c.bytes = (p + 1) * b;
+  c.region_bytes = (p + 1) * b;
   c.reduced = (p - 1) * b;
   return c;
 }

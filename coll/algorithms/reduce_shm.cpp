@@ -1,6 +1,6 @@
 // Node-region reduce for small vectors on one node: every rank but the root posts its input in
 // the communicator's shared region (coll/node_region.hpp); the root fetches them all and folds
-// them in rank order. Cost at the root: α_region + (p+1)·nβ + (p-1)·nγ.
+// them in rank order. Cost at the root: α_region + (p+1)·nβ_region + (p-1)·nγ.
 #include "coll/algorithms/all.hpp"
 #include "coll/algorithms/region_parts.hpp"
 

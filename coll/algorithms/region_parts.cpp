@@ -34,7 +34,7 @@ Cost fold_cost(const CollArgs& a) {
   const double p = a.size, n = double(a.bytes);
   Cost c;
   c.syncs = 1;
-  c.bytes = (p + 1) * n;  // the others' posts fetched, the own input and the result copied
+  c.region_bytes = (p + 1) * n;  // the others' posts fetched, the own input and the result copied
   c.reduced = (p - 1) * n;
   return c;
 }

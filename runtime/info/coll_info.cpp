@@ -208,6 +208,9 @@ void print_model(const Query& q, const std::string& path, const coll::CostModel&
   std::printf("model:  alpha %g us%s, beta %g ns/B, gamma %g ns/B, segment %s\n", m.alpha_us,
               q.oversubscribed ? " (alpha_oversubscribed_us)" : "", m.beta_ns_per_byte,
               m.gamma_ns_per_byte, bytes_text(double(m.segment_bytes)).c_str());
+  std::printf("        node region (shm): a hand-over %g us%s, a byte copied in or out %g ns\n",
+              m.alpha_region_us, q.oversubscribed ? " (with the context switch)" : "",
+              m.beta_region_ns_per_byte);
   if (q.nodes > 1) {
     std::printf(
         "        to another node: alpha %g us, beta %g ns/B (flat algorithms pay these in "
@@ -277,6 +280,9 @@ int explain(const Query& q) {
     if (across) {
       std::snprintf(rounds, sizeof rounds, "%g/%g", cost.rounds, cost.rounds - cost.node_rounds);
       moved += "/" + bytes_text(cost.bytes - cost.node_bytes);
+    } else if (cost.syncs > 0) {  // a node region's algorithm: hand-overs and copies instead
+      std::snprintf(rounds, sizeof rounds, "%g post", cost.syncs);
+      moved = bytes_text(cost.region_bytes) + " copied";
     } else {
       std::snprintf(rounds, sizeof rounds, "%g", cost.rounds);
     }

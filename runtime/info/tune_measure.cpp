@@ -115,7 +115,7 @@ double reduce_seconds_per_byte(MPI_Datatype type, size_t bytes, int repetitions)
   return *std::min_element(times.begin(), times.end()) / double(size_t(count) * elem);
 }
 
-double region_handover_seconds(MPI_Comm pair, int repetitions) {
+RegionTimes region_seconds(MPI_Comm pair, int repetitions) {
   int rank = 0;
   MPI_Comm_rank(pair, &rank);
   // How many broadcasts took the region: the MPI_T counter of the shm algorithm's calls.
@@ -128,15 +128,23 @@ double region_handover_seconds(MPI_Comm pair, int repetitions) {
       MPI_SUCCESS)
     MPI_T_pvar_handle_alloc(session, index, nullptr, &counter, &count);
   constexpr long kCalls = 2000;
-  char byte[8] = {};
+  constexpr size_t kSmall = 8, kLarge = 16 * 1024;  // a line's post; a slot's, within its room
+  std::vector<char> data(kLarge);
   MPI_Barrier(pair);  // the first blocking call claims the region
-  std::vector<double> runs;
-  for (int r = 0; r < repetitions; ++r) {
-    MPI_Barrier(pair);
-    const double start = MPI_Wtime();
-    for (long k = 0; k < kCalls; ++k) MPI_Bcast(byte, sizeof byte, MPI_CHAR, int(k % 2), pair);
-    runs.push_back((MPI_Wtime() - start) / kCalls);
-  }
+  // The best of `repetitions` runs of kCalls broadcasts of `bytes`, in seconds per broadcast.
+  auto best_run = [&](size_t bytes) {
+    double best = 0;
+    for (int r = 0; r < repetitions; ++r) {
+      MPI_Barrier(pair);
+      const double start = MPI_Wtime();
+      for (long k = 0; k < kCalls; ++k)
+        MPI_Bcast(data.data(), int(bytes), MPI_CHAR, int(k % 2), pair);
+      const double seconds = (MPI_Wtime() - start) / kCalls;
+      if (r == 0 || seconds < best) best = seconds;
+    }
+    return best;
+  };
+  const double small = best_run(kSmall), large = best_run(kLarge);
   unsigned long long through_region = 0;
   if (counter != MPI_T_PVAR_HANDLE_NULL) {
     MPI_T_pvar_read(session, counter, &through_region);
@@ -144,8 +152,12 @@ double region_handover_seconds(MPI_Comm pair, int repetitions) {
   }
   MPI_T_pvar_session_free(&session);
   MPI_T_finalize();
-  if (rank != 0 || through_region < (unsigned long long)(kCalls) * repetitions) return -1;
-  return *std::min_element(runs.begin(), runs.end());
+  RegionTimes times;
+  if (rank != 0 || through_region < 2ull * kCalls * (unsigned long long)(repetitions)) return times;
+  times.handover = small;
+  // A shm broadcast copies its bytes twice: into the root's slot, and out of it (bcast_shm.cpp).
+  times.per_byte = std::max(large - small, 0.0) / double(2 * (kLarge - kSmall));
+  return times;
 }
 
 }  // namespace weft::tune

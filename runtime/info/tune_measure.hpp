@@ -44,12 +44,19 @@ class PingPong {
 // vector of `bytes`: the fastest of `repetitions` calls after a warm-up.
 double reduce_seconds_per_byte(MPI_Datatype type, size_t bytes, int repetitions);
 
-// Node-region hand-over time (alpha_region_us): on `pair` (ranks 0 and 1 of one node), 8 B
-// broadcasts with alternating roots, each one post seen by the other rank, through the
-// communicator's node region (the process set WEFT_BCAST_ALGORITHM=shm before MPI_Init). Both
-// ranks call it; rank 0 gets the best of `repetitions` runs in seconds per broadcast, or -1
-// when the broadcasts did not go through a region (no shared memory, or regions off).
-double region_handover_seconds(MPI_Comm pair, int repetitions);
+// What the node region costs: a hand-over (alpha_region_us) and a byte copied in or out
+// (beta_region_ns_per_byte), in seconds; -1 where not measured.
+struct RegionTimes {
+  double handover = -1;
+  double per_byte = -1;
+};
+// On `pair` (ranks 0 and 1 of one node): broadcasts with alternating roots, each one post seen
+// by the other rank, through the communicator's node region (the process set
+// WEFT_BCAST_ALGORITHM=shm before MPI_Init): 8 B ones for the hand-over, and 16 KiB ones (a
+// copy into the root's slot and one out of it) for the slope. Both ranks call it; rank 0 gets
+// the best of `repetitions` runs of each, or nothing measured when the broadcasts did not go
+// through a region (no shared memory, or regions off).
+RegionTimes region_seconds(MPI_Comm pair, int repetitions);
 
 // The middle value (the mean of the two middle ones for an even count); 0 for none.
 double median(std::vector<double> values);

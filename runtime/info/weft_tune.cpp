@@ -25,7 +25,8 @@ constexpr const char* kUsage =
     "usage: weftrun -n 2 weft_tune [-o FILE] [--force]\n"
     "Measures latency (alpha), bandwidth (beta), reduction speed (gamma) and a pipelining\n"
     "segment size between ranks 0 and 1 (and, on one node, the node region's hand-over\n"
-    "alpha_region_us), and writes them to FILE (default: the tuning file\n"
+    "alpha_region_us and copy cost beta_region_ns_per_byte), and writes them to FILE\n"
+    "(default: the tuning file\n"
     "WEFT_TUNING_FILE=auto reads). Ranks 0 and 1 on different nodes (weftrun -n 2 --host\n"
     "a:1,b:1 weft_tune) measure the other-node alpha_inter_us and beta_inter_ns_per_byte\n"
     "instead of alpha_us and beta_ns_per_byte. With more ranks than cores it measures only\n"
@@ -230,34 +231,41 @@ double measure_oversubscribed(int rank, int size) {
   return pairs.empty() ? 0 : sum / double(pairs.size());
 }
 
-// alpha_region_us from `seconds` (region_handover_seconds; negative: not measured).
-void note_region(double seconds, CostModel* model, const std::string& origin, std::string* notes) {
-  if (seconds < 0) {
-    std::printf("alpha_region_us    %8.3f   not measured: ranks 0 and 1 have no node region "
-                "(another node, WEFT_SHM=0 or WEFT_SHM_COLL=0); kept from %s\n",
-                model->alpha_region_us, origin.c_str());
-    *notes += "# alpha_region_us: not measured (no node region between ranks 0 and 1); kept "
-              "from " + origin + "\n";
+// alpha_region_us and beta_region_ns_per_byte from `times` (tune::region_seconds).
+void note_region(const tune::RegionTimes& times, CostModel* model, const std::string& origin,
+                 std::string* notes) {
+  if (times.handover < 0) {
+    std::printf("alpha_region_us, beta_region_ns_per_byte   %.3f, %.4f   not measured: ranks 0 "
+                "and 1 have no node region (another node, WEFT_SHM=0 or WEFT_SHM_COLL=0); kept "
+                "from %s\n",
+                model->alpha_region_us, model->beta_region_ns_per_byte, origin.c_str());
+    *notes += "# alpha_region_us, beta_region_ns_per_byte: not measured (no node region between "
+              "ranks 0 and 1); kept from " + origin + "\n";
     return;
   }
-  model->alpha_region_us = seconds * 1e6;
+  model->alpha_region_us = times.handover * 1e6;
+  model->beta_region_ns_per_byte = times.per_byte * 1e9;
   std::printf("alpha_region_us    %8.3f   8 B broadcasts through the node region, roots "
               "alternating, best of 7 runs\n",
               model->alpha_region_us);
-  *notes += "# alpha_region_us: 8 B shm broadcasts between ranks 0 and 1, roots alternating\n";
+  std::printf("beta_region_ns_per_byte %8.4f   16 KiB such broadcasts against 8 B ones, per byte "
+              "copied (twice a call)\n",
+              model->beta_region_ns_per_byte);
+  *notes += "# alpha_region_us: 8 B shm broadcasts between ranks 0 and 1, roots alternating\n"
+            "# beta_region_ns_per_byte: 16 KiB such broadcasts against 8 B ones\n";
 }
 
 // Rank 0's part of a run on dedicated cores. Returns the exit status.
 // `other_node`: ranks 0 and 1 run on different nodes, so the link measured is the other-node one
-// and the same-node values are kept. `region_seconds`: the node region's hand-over, if measured.
+// and the same-node values are kept. `region`: the node region's costs, if measured.
 int lead(const std::string& path, const std::string& hosts, int size, bool force, bool other_node,
-         double region_seconds) {
+         const tune::RegionTimes& region) {
   std::string origin, notes;
   CostModel model = previous_model(path, &origin);
   bool busy = false;
   measure_dedicated(measured_link(&model, other_node), &model, &notes, &busy);
   measure_reduction(&model, &notes);
-  note_region(region_seconds, &model, origin, &notes);
+  note_region(region, &model, origin, &notes);
   const Link kept = measured_link(&model, !other_node);
   std::printf("%s, %s not measured: ranks 0 and 1 run on %s; kept from %s\n", kept.alpha_name,
               kept.beta_name, other_node ? "different nodes" : "one node", origin.c_str());
@@ -311,7 +319,7 @@ int lead_oversubscribed(int rank, int size, const std::string& path, const std::
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Broadcasts go through node regions where they can (region_handover_seconds).
+  // Broadcasts go through node regions where they can (tune::region_seconds).
   setenv("WEFT_BCAST_ALGORITHM", "shm", 0);
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
@@ -353,13 +361,13 @@ int main(int argc, char** argv) {
                 plan[0] ? ": oversubscribed, measuring alpha_oversubscribed_us only" : "");
   }
 
-  // The node region's hand-over, between ranks 0 and 1 of one node on dedicated cores.
-  double region_seconds = -1;
+  // The node region's costs, between ranks 0 and 1 of one node on dedicated cores.
+  tune::RegionTimes region;
   MPI_Comm pair = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, rank < 2 && plan[0] == 0 && plan[2] != 0 ? 0 : MPI_UNDEFINED,
                  rank, &pair);
   if (pair != MPI_COMM_NULL) {
-    region_seconds = tune::region_handover_seconds(pair, 7);
+    region = tune::region_seconds(pair, 7);
     MPI_Comm_free(&pair);
   }
 
@@ -368,7 +376,7 @@ int main(int argc, char** argv) {
     status = lead_oversubscribed(rank, size, path, hosts);
   } else if (rank == 0) {
     status = lead(path, hosts, size, options.force, all_hosts[0] != all_hosts[1],
-                  region_seconds);
+                  region);
   } else if (rank == 1) {
     tune::serve(0);
   }
