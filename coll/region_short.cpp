@@ -37,17 +37,6 @@ bool short_comm(MPI_Comm handle, Short* s) {
   return true;
 }
 
-// The bytes of `count` elements of `type`, a predefined type whose elements lie back to back,
-// and of one element.
-bool plain_bytes(MPI_Count count, MPI_Datatype type, size_t* bytes, size_t* elem) {
-  if (count < 0 || !is_predefined_type(type)) return false;
-  const PredefinedType& p = predefined_type(type);
-  if (p.size == 0 || p.size != p.extent) return false;
-  *bytes = size_t(count) * p.size;
-  *elem = p.size;
-  return true;
-}
-
 // The host kernel of a predefined reduction op (not MPI_REPLACE or MPI_NO_OP) on `type`, whose
 // elements have `elem` bytes; nullptr where there is none.
 ReduceKernel kernel_of(MPI_Op op, MPI_Datatype type, size_t elem) {

@@ -69,6 +69,9 @@ class HybridTransport final : public Transport {
     return net_->connect(peer, address);
   }
 
+  bool send_now(int peer, const void* buf, size_t len, uint64_t bits) override {
+    return node_->reaches(peer) && node_->send_now(peer, buf, len, bits);
+  }
   Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                Completion* c) override {
     Transport& t = pick(peer, c);

@@ -71,6 +71,11 @@ class Transport {
   // Starts a send to world rank `peer`; `sync` completes only once matched by a receive.
   virtual Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                        Completion* c) = 0;
+  // A standard send that is over as soon as it is written, or false (nothing sent) where it
+  // would have to wait or be queued: the short path of blocking sends (pt2pt/short_send.hpp).
+  virtual bool send_now(int /*peer*/, const void* /*buf*/, size_t /*len*/, uint64_t /*bits*/) {
+    return false;
+  }
   // Receives, probes and matched probes name the world rank of the sender the bits ask for in
   // `peer` (kAnyPeer for any), so that a transport made of several can tell which has it.
   virtual Status irecv(int peer, void* buf, size_t len, uint64_t bits, uint64_t mask,

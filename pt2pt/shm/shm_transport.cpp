@@ -111,19 +111,26 @@ Status ShmTransport::send_record(int to, const Pending& p) {
   return Status::success();
 }
 
+// The common case, written straight into the ring: a standard eager send with nothing queued.
+bool ShmTransport::send_now(int peer, const void* buf, size_t len, uint64_t bits) {
+  const int to = local_of_[size_t(peer)];
+  if (len > eager_limit_ || !pending_[size_t(to)].empty() ||
+      !out_[size_t(to)].write(RecordKind::kEager, 0, bits, len, 0, buf, len))
+    return false;
+  ring_if_sleeping(to);
+  tools::g_counters.shm_eager_sent.add(1);
+  tools::g_counters.shm_bytes_sent.add(len);
+  return true;
+}
+
 Status ShmTransport::isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                            Completion* c) {
-  const int to = local_of_[size_t(peer)];
-  // The common case, written straight into the ring: a standard eager send with nothing queued.
-  if (!sync && len <= eager_limit_ && pending_[size_t(to)].empty() &&
-      out_[size_t(to)].write(RecordKind::kEager, 0, bits, len, 0, buf, len)) {
-    ring_if_sleeping(to);
-    tools::g_counters.shm_eager_sent.add(1);
-    tools::g_counters.shm_bytes_sent.add(len);
+  if (!sync && send_now(peer, buf, len, bits)) {
     c->handle = nullptr;
     c->done = true;
     return Status::success();
   }
+  const int to = local_of_[size_t(peer)];
   tools::g_counters.shm_bytes_sent.add(len);
   const bool waits = sync || len > eager_limit_;
   c->handle = waits ? waiting_send_handle(to) : nullptr;

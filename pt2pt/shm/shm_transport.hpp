@@ -58,6 +58,7 @@ class ShmTransport final : public Transport {
   std::vector<uint8_t> address() const override { return {}; }
   bool connected(int peer) const override { return reaches(peer); }
   Status connect(int peer, const std::vector<uint8_t>& address) override;
+  bool send_now(int peer, const void* buf, size_t len, uint64_t bits) override;
   Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                Completion* c) override;
   Status irecv(int peer, void* buf, size_t len, uint64_t bits, uint64_t mask,

@@ -4,6 +4,7 @@
 #include "pt2pt/pt2pt.hpp"
 
 #include "mpi.h"
+#include "pt2pt/short_send.hpp"
 #include "pt2pt/typed.hpp"
 #include "runtime/c_api/pt2pt_args.hpp"
 #include "runtime/c_api/request_status.hpp"
@@ -18,6 +19,10 @@ namespace {
 int blocking_send(const char* fn, const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                   int tag, MPI_Comm comm, SendMode mode) {
   WEFT_REQUIRE_RUNNING(fn);
+  // A ready send may be sent as a standard one (pt2pt::start_send).
+  if ((mode == SendMode::kStandard || mode == SendMode::kReady) &&
+      weft::pt2pt::short_send(buf, count, datatype, dest, tag, comm))
+    return MPI_SUCCESS;
   capi::MessageArgs m;
   WEFT_CHECK(comm, fn,
              capi::check_send(buf, count, datatype, dest, tag, comm, capi::kArgs, "tag", &m));

@@ -149,6 +149,15 @@ static_assert(sizeof(kTable) / sizeof(kTable[0]) == kLastPredefinedType + 1,
 
 const PredefinedType& predefined_type(MPI_Datatype h) { return kTable[h]; }
 
+bool plain_bytes(MPI_Count count, MPI_Datatype type, size_t* bytes, size_t* elem) {
+  if (count < 0 || !is_predefined_type(type)) return false;
+  const PredefinedType& p = kTable[type];
+  if (p.size == 0 || p.size != p.extent) return false;
+  *bytes = size_t(count) * p.size;
+  *elem = p.size;
+  return true;
+}
+
 MPI_Datatype value_index_pair(MPI_Datatype value, MPI_Datatype index) {
   struct Pair {
     MPI_Datatype value, index, pair;

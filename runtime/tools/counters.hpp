@@ -59,6 +59,8 @@ struct Counters {
   Counter coll_calls[kMaxCollKinds][kMaxAlgorithms];
   // Blocking collectives that ran on their short path (coll/region_short.hpp).
   Counter coll_short_calls;
+  // Blocking sends written straight into the transport (pt2pt/short_send.hpp).
+  Counter p2p_short_sends;
 };
 
 inline Counters g_counters;
