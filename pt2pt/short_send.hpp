@@ -1,6 +1,6 @@
-// The short path of blocking standard sends: a plain message to a peer the transport can hand it
-// to at once (on this node: eager, room in the ring, nothing queued to that peer) is written
-// there directly, without a request, a completion or a wait.
+// The short path of standard sends: a plain message to a peer the transport can hand it to at
+// once (on this node: eager, room in the ring, nothing queued to that peer) is written there
+// directly, without a completion or a wait (and, when blocking, without a request).
 #pragma once
 #include "mpi.h"
 

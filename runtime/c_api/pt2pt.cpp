@@ -36,6 +36,16 @@ int blocking_send(const char* fn, const void* buf, MPI_Count count, MPI_Datatype
 int nonblocking_send(const char* fn, const void* buf, MPI_Count count, MPI_Datatype datatype,
                      int dest, int tag, MPI_Comm comm, SendMode mode, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
+  // Sent at once on the short path: the request is born complete.
+  if ((mode == SendMode::kStandard || mode == SendMode::kReady) && request != nullptr &&
+      weft::pt2pt::short_send(buf, count, datatype, dest, tag, comm)) {
+    weft::Request* r = world().requests.acquire();
+    r->comm = comm;
+    r->kind = WeftRequestKind::kSend;
+    r->completion.done = true;
+    *request = r;
+    return MPI_SUCCESS;
+  }
   capi::MessageArgs m;
   WEFT_CHECK(comm, fn,
              capi::check_send(buf, count, datatype, dest, tag, comm, capi::kArgs, "tag", &m));

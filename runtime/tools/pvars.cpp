@@ -107,9 +107,10 @@ std::vector<Pvar> build_table() {
        "region, without a schedule.",
        MPI_T_PVAR_CLASS_COUNTER, true, 1, &c.coll_short_calls},
       {"p2p_short_sends",
-       "Blocking standard and ready sends written straight into the transport (a plain message "
-       "to a rank of this node, with room in the ring and nothing queued before it), without a "
-       "request; each is also counted in messages_sent.",
+       "Standard and ready sends written straight into the transport (a plain message to a rank "
+       "of this node, with room in the ring and nothing queued before it): blocking ones "
+       "without a request, nonblocking ones with a request complete at once; each is also "
+       "counted in messages_sent.",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.p2p_short_sends},
       {"wait_blocked_time",
        "Seconds waiting calls spent blocked on the transport's event fd (after spinning "
