@@ -72,7 +72,7 @@ class Transport {
   virtual Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                        Completion* c) = 0;
   // A standard send that is over as soon as it is written, or false (nothing sent) where it
-  // would have to wait or be queued: the short path of blocking sends (pt2pt/short_send.hpp).
+  // would have to wait or be queued: the short path of blocking sends (pt2pt/short_paths.hpp).
   virtual bool send_now(int /*peer*/, const void* /*buf*/, size_t /*len*/, uint64_t /*bits*/) {
     return false;
   }

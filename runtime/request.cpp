@@ -53,16 +53,21 @@ void RequestPool::sweep_orphans() {
   orphans_.erase(done, orphans_.end());
 }
 
+void fill_received_status(const Completion& c, MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->weft_cancelled = c.cancelled ? 1 : 0;
+  status->MPI_SOURCE = c.cancelled ? MPI_ANY_SOURCE : match_bits::source_of(c.sender_bits);
+  status->MPI_TAG = c.cancelled ? MPI_ANY_TAG : match_bits::tag_of(c.sender_bits);
+  status->weft_bytes = c.cancelled ? 0 : (long long)c.bytes;
+}
+
 void fill_status(const Request& r, MPI_Status* status) {
   if (status == MPI_STATUS_IGNORE) return;
   const Completion& c = r.completion;
   status->weft_cancelled = c.cancelled ? 1 : 0;
   switch (r.kind) {
     case WeftRequestKind::kRecv:
-      status->MPI_SOURCE = c.cancelled ? MPI_ANY_SOURCE : match_bits::source_of(c.sender_bits);
-      status->MPI_TAG = c.cancelled ? MPI_ANY_TAG : match_bits::tag_of(c.sender_bits);
-      status->weft_bytes = c.cancelled ? 0 : (long long)c.bytes;
-      break;
+      return fill_received_status(c, status);
     case WeftRequestKind::kProcNull:
       status->MPI_SOURCE = MPI_PROC_NULL;
       status->MPI_TAG = MPI_ANY_TAG;

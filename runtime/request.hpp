@@ -93,6 +93,8 @@ class RequestPool {
 
 // Fills an MPI_Status (if not MPI_STATUS_IGNORE) from a completed request.
 void fill_status(const Request& r, MPI_Status* status);
+// The same for the completion of a receive (fill_status of a receive request uses it).
+void fill_received_status(const Completion& c, MPI_Status* status);
 
 // Unpacks the received bytes of a completed, uncancelled staged receive into the user's buffer
 // and drops the staging (also the packed copy of a send). Harmless on any other request.

@@ -4,7 +4,7 @@
 #include "pt2pt/pt2pt.hpp"
 
 #include "mpi.h"
-#include "pt2pt/short_send.hpp"
+#include "pt2pt/short_paths.hpp"
 #include "pt2pt/typed.hpp"
 #include "runtime/c_api/pt2pt_args.hpp"
 #include "runtime/c_api/request_status.hpp"
@@ -58,6 +58,11 @@ int nonblocking_send(const char* fn, const void* buf, MPI_Count count, MPI_Datat
 int blocking_recv(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype, int source,
                   int tag, MPI_Comm comm, MPI_Status* status) {
   WEFT_REQUIRE_RUNNING(fn);
+  if (weft::Completion c; weft::pt2pt::short_recv(buf, count, datatype, source, tag, comm, &c)) {
+    weft::fill_received_status(c, status);
+    if (c.error_class == MPI_SUCCESS) return MPI_SUCCESS;
+    return capi::report(comm, fn, capi::completion_outcome(c));
+  }
   capi::MessageArgs m;
   WEFT_CHECK(comm, fn,
              capi::check_recv(buf, count, datatype, source, tag, comm, capi::kArgs, "tag", &m));

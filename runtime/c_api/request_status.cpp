@@ -15,7 +15,10 @@ namespace weft::capi {
 
 Status request_outcome(const Request& r) {
   if (r.kind == WeftRequestKind::kActivity) return r.activity->outcome();
-  const Completion& c = r.completion;
+  return completion_outcome(r.completion);
+}
+
+Status completion_outcome(const Completion& c) {
   if (c.error_class == MPI_SUCCESS) return Status::success();
   if (c.error_class == MPI_ERR_TRUNCATE) {
     return Status::error(MPI_ERR_TRUNCATE,

@@ -11,6 +11,8 @@ namespace weft::capi {
 
 // The error a completed request carries, e.g. truncation naming the sender and tag.
 Status request_outcome(const Request& r);
+// The same for the completion of a send or receive (request_outcome of one uses it).
+Status completion_outcome(const Completion& c);
 
 // What a complete request reports: a receive's data is put in its buffer, `status` filled (by
 // the query callback for a generalized request) and the request's error returned (a file

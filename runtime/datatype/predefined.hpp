@@ -44,7 +44,7 @@ inline bool is_predefined_type(MPI_Datatype h) { return h > 0 && h <= kLastPrede
 const PredefinedType& predefined_type(MPI_Datatype h);
 // The bytes of `count` elements of `type`, and of one element, where `type` is predefined with
 // its elements back to back (size equal to extent, not zero) and count is not negative; false
-// otherwise. The short paths (coll/region_short.cpp, pt2pt/short_send.cpp) take only these.
+// otherwise. The short paths (coll/region_short.cpp, pt2pt/short_paths.cpp) take only these.
 bool plain_bytes(MPI_Count count, MPI_Datatype type, size_t* bytes, size_t* elem);
 
 // MPI_Type_get_value_index (MPI 4.1 §6.9.4): the predefined pair type of a value type and an

@@ -59,8 +59,10 @@ struct Counters {
   Counter coll_calls[kMaxCollKinds][kMaxAlgorithms];
   // Blocking collectives that ran on their short path (coll/region_short.hpp).
   Counter coll_short_calls;
-  // Blocking sends written straight into the transport (pt2pt/short_send.hpp).
+  // Blocking sends written straight into the transport (pt2pt/short_paths.hpp).
   Counter p2p_short_sends;
+  // Blocking receives that waited on a completion of their own (pt2pt/short_paths.hpp).
+  Counter p2p_short_recvs;
 };
 
 inline Counters g_counters;

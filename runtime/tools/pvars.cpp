@@ -112,6 +112,11 @@ std::vector<Pvar> build_table() {
        "without a request, nonblocking ones with a request complete at once; each is also "
        "counted in messages_sent.",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.p2p_short_sends},
+      {"p2p_short_recvs",
+       "Blocking receives of a plain message (a predefined type without gaps, into host "
+       "memory) that waited on a completion of their own, without a request; each is also "
+       "counted in messages_received.",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.p2p_short_recvs},
       {"wait_blocked_time",
        "Seconds waiting calls spent blocked on the transport's event fd (after spinning "
        "WEFT_SPIN_US), while the handle was started.",

@@ -1,9 +1,12 @@
-/* The short path of sends (pt2pt/short_send.hpp), checked by the data, the order and the MPI_T
- * counter p2p_short_sends: small standard and ready sends to a rank of this node take it, and a
- * nonblocking one returns a request that is already complete; synchronous, buffered and derived-type sends do not; a send behind a queued one (its ring
- * full while the receiver sleeps) or behind a large message still in flight keeps MPI's order;
- * bad arguments get the general path's errors; MPI_PROC_NULL is not a message. Run with argument
- * "off" under WEFT_SHM=0: then nothing may take it. Ranks work in pairs (2k, 2k+1). */
+/* The short paths of point-to-point calls (pt2pt/short_paths.hpp), checked by the data, the
+ * order and the MPI_T counters p2p_short_sends and p2p_short_recvs. Small standard and ready
+ * sends to a rank of this node take it, and a nonblocking one returns a request that is already
+ * complete; synchronous, buffered and derived-type sends do not; a send behind a queued one (its
+ * ring full while the receiver sleeps) or behind a large message still in flight keeps MPI's
+ * order; bad arguments get the general path's errors; MPI_PROC_NULL is not a message. Blocking
+ * receives of plain messages take theirs over any transport: truncation, wildcards and the
+ * status as on the general path. Run with argument "off" under WEFT_SHM=0: then no send may
+ * take its short path. Ranks work in pairs (2k, 2k+1). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +15,21 @@
 #include "check.h"
 
 static MPI_T_pvar_session session;
-static MPI_T_pvar_handle short_sends;
+static MPI_T_pvar_handle short_sends, short_recvs;
 
-static unsigned long long taken(void) {
+static unsigned long long read_counter(MPI_T_pvar_handle h) {
   unsigned long long v = 0;
-  CHECK(MPI_T_pvar_read(session, short_sends, &v) == MPI_SUCCESS);
+  CHECK(MPI_T_pvar_read(session, h, &v) == MPI_SUCCESS);
   return v;
+}
+static unsigned long long taken(void) { return read_counter(short_sends); }
+
+static MPI_T_pvar_handle counter(const char* name) {
+  int index = -1, count = 0;
+  MPI_T_pvar_handle h;
+  CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index) == MPI_SUCCESS);
+  CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &h, &count) == MPI_SUCCESS);
+  return h;
 }
 
 enum { kSmall = 240, kFlood = 3000, kLarge = 1 << 20 };
@@ -57,6 +69,7 @@ static void mixed_modes(int me, int peer, int sender, int off) {
     int size;
     MPI_Buffer_detach(&detached, &size);
   } else {
+    const unsigned long long before = read_counter(short_recvs);
     for (int i = 0; i < kSmall; ++i) {
       if (i == kSmall / 2) usleep(20 * 1000); /* the sender runs ahead, up to an Ssend */
       value[0] = value[1] = -1;
@@ -66,6 +79,8 @@ static void mixed_modes(int me, int peer, int sender, int off) {
       snprintf(check_context_, sizeof check_context_, "message %d", i);
       CHECK(value[0] == i && status.MPI_SOURCE == peer && status.MPI_TAG == 7);
     }
+    snprintf(check_context_, sizeof check_context_, "the receives' short path");
+    CHECK(read_counter(short_recvs) - before == kSmall); /* plain ones, whatever the sender */
   }
   MPI_Type_free(&pair);
 }
@@ -107,6 +122,40 @@ static void behind_queued(int me, int peer, int sender, int off) {
   free(large);
 }
 
+/* Receives on the short path report like the general path: a truncated message's error and
+ * status, wildcards' status and count; a derived type's receive does not take it. */
+static void receive_outcomes(int me, int peer, int sender) {
+  int four[4] = {1, 2, 3, 4}, six[6] = {5, 6, 7, 8, 9, 10}, got[6] = {0, 0, 0, 0, 0, 0};
+  if (me == sender) {
+    CHECK_MPI(MPI_Send(four, 4, MPI_INT, peer, 3, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Send(four, 1, MPI_INT, peer, 4, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Send(six, 3, MPI_INT, peer, 5, MPI_COMM_WORLD));
+    return;
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const unsigned long long before = read_counter(short_recvs);
+  MPI_Status status;
+  int cls = 0, n = -1;
+  snprintf(check_context_, sizeof check_context_, "a truncated receive");
+  MPI_Error_class(MPI_Recv(got, 2, MPI_INT, peer, 3, MPI_COMM_WORLD, &status), &cls);
+  CHECK(cls == MPI_ERR_TRUNCATE && status.MPI_SOURCE == peer && status.MPI_TAG == 3);
+  snprintf(check_context_, sizeof check_context_, "a receive from any source with any tag");
+  CHECK_MPI(MPI_Recv(got, 6, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status));
+  MPI_Get_count(&status, MPI_INT, &n);
+  CHECK(got[0] == 1 && n == 1 && status.MPI_SOURCE == peer && status.MPI_TAG == 4);
+  CHECK(read_counter(short_recvs) - before == 2);
+  snprintf(check_context_, sizeof check_context_, "a receive of a derived type");
+  MPI_Datatype every_other;
+  MPI_Type_vector(3, 1, 2, MPI_INT, &every_other);
+  MPI_Type_commit(&every_other);
+  memset(got, 0, sizeof got);
+  CHECK_MPI(MPI_Recv(got, 1, every_other, peer, 5, MPI_COMM_WORLD, &status));
+  CHECK(got[0] == 5 && got[1] == 0 && got[2] == 6 && got[4] == 7 && got[5] == 0);
+  CHECK(read_counter(short_recvs) - before == 2);
+  MPI_Type_free(&every_other);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
 /* Arguments the short path must leave to the general path's checks. */
 static void bad_arguments(int size) {
   int v = 1, cls = 0;
@@ -134,14 +183,13 @@ static void bad_arguments(int size) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int off = argc > 1 && strcmp(argv[1], "off") == 0;
-  int me, size, provided, index = -1, count = 0;
+  int me, size, provided;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS);
   CHECK(MPI_T_pvar_session_create(&session) == MPI_SUCCESS);
-  CHECK(MPI_T_pvar_get_index("p2p_short_sends", MPI_T_PVAR_CLASS_COUNTER, &index) ==
-        MPI_SUCCESS);
-  CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &short_sends, &count) == MPI_SUCCESS);
+  short_sends = counter("p2p_short_sends");
+  short_recvs = counter("p2p_short_recvs");
 
   bad_arguments(size);
   const int peer = me ^ 1;
@@ -149,9 +197,11 @@ int main(int argc, char** argv) {
     mixed_modes(me, peer, me & ~1, off);
     mixed_modes(me, peer, me | 1, off);
     behind_queued(me, peer, me & ~1, off);
+    receive_outcomes(me, peer, me | 1);
   }
 
   MPI_T_pvar_handle_free(session, &short_sends);
+  MPI_T_pvar_handle_free(session, &short_recvs);
   MPI_T_pvar_session_free(&session);
   MPI_T_finalize();
   MPI_Finalize();
