@@ -49,19 +49,33 @@ def is_send(fn):
     return {"dest", "comm"} <= names and byte_count(fn) is not None
 
 
-def body(fn, api):
-    """The wrapper of fn. Its locals start with weft_ so that no parameter name hides them."""
-    call = f"P{fn.name}({api.c_call_args(fn)})"
-    lines = [f"{api.c_declaration(fn)} {{"]
-    if fn.name in FORGET:  # also while not recording: a cache must never outlive its handle
-        lines.append(f"  {FORGET[fn.name]};")
-    lines.append(f"  if (!recording()) return {call};")
-    lines.append(f"  const Tick weft_start = begin_call(k{fn.name});")
-    lines.append(f"  const {fn.ret} weft_result = {call};")
-    lines.append("  const Tick weft_end = end_of(weft_start);")
+def untimed_path(fn, call):
+    """The lines of fn's wrapper for a call that goes untimed: counted first, then passed on as
+    a tail call; None for a function whose counts need what the call returns (a persistent
+    send's request)."""
+    if is_send(fn) and (fn.name.endswith("_init") or fn.name.endswith("_init_c")):
+        return None
+    bytes_expr = byte_count(fn) or "0"
+    lines = [f"  if (ThreadLog* weft_log = untimed_call(k{fn.name})) {{",
+             f"    const uint64_t weft_bytes = {bytes_expr};"]
+    if is_send(fn):
+        lines.append("    sent(comm, dest, weft_bytes);")
+    if fn.name in STARTS:
+        lines.append(f"    {STARTS[fn.name]};")
+    lines.append(f"    untimed_counted(*weft_log, k{fn.name}, __builtin_return_address(0), "
+                 "weft_bytes);")
+    lines.append(f"    return {call};")
+    lines.append("  }")
+    return lines
+
+
+def timed_body(fn, call):
+    """The lines that time and count a call of fn (the whole call, as `name`'s body)."""
     ok = "weft_result == MPI_SUCCESS" if fn.ret == "int" else "true"
     bytes_expr = byte_count(fn)
-    lines.append(f"  const uint64_t weft_bytes = {f'{ok} ? {bytes_expr} : 0' if bytes_expr else '0'};")
+    lines = [f"  const {fn.ret} weft_result = {call};",
+             "  const Tick weft_end = end_of(weft_start);",
+             f"  const uint64_t weft_bytes = {f'{ok} ? {bytes_expr} : 0' if bytes_expr else '0'};"]
     peer = "kNoPeer"
     if is_send(fn):
         if fn.name.endswith("_init") or fn.name.endswith("_init_c"):
@@ -71,11 +85,36 @@ def body(fn, api):
             peer = "weft_peer"
     if fn.name in STARTS:
         lines.append(f"  if ({ok}) {STARTS[fn.name]};")
-    lines.append(f"  end_call(k{fn.name}, weft_start, weft_end, __builtin_return_address(0), "
-                 f"weft_bytes, {peer});")
+    lines.append(f"  end_call(k{fn.name}, weft_start, weft_end, weft_site, weft_bytes, {peer});")
     lines.append("  return weft_result;")
+    return lines
+
+
+def body(fn, api):
+    """The wrapper of fn, and before it, where a call may go untimed, the timed part as a function
+    of its own (so that the wrapper keeps no frame for the untimed calls it passes on). Locals
+    start with weft_ so that no parameter name hides them."""
+    call = f"P{fn.name}({api.c_call_args(fn)})"
+    head = []
+    lines = [f"{api.c_declaration(fn)} {{"]
+    if fn.name in FORGET:  # also while not recording: a cache must never outlive its handle
+        lines.append(f"  {FORGET[fn.name]};")
+    lines.append(f"  if (!recording()) return {call};")
+    untimed = untimed_path(fn, call)
+    if untimed:
+        parameters = api.c_parameters(fn) + ["const void* weft_site"]
+        head = [f"[[gnu::noinline]] static {fn.ret} timed_{fn.name}({', '.join(parameters)}) {{",
+                "  const Tick weft_start = begin_timed_call();"]
+        head += timed_body(fn, call) + ["}", ""]
+        args = ", ".join([p.name for p in fn.params] + ["__builtin_return_address(0)"])
+        lines += untimed
+        lines.append(f"  return timed_{fn.name}({args});")
+    else:
+        lines.append("  const void* weft_site = __builtin_return_address(0);")
+        lines.append(f"  const Tick weft_start = begin_call(k{fn.name});")
+        lines += timed_body(fn, call)
     lines.append("}")
-    return "\n".join(lines)
+    return "\n".join(head + lines)
 
 
 def main():

@@ -106,7 +106,21 @@ uint32_t next_gap(ThreadLog& log);
   return true;
 }
 
-// The start of a call of `function`: its clock reading, or 0 when it goes untimed.
+// The thread's log when this call of `function` goes untimed, nullptr when it is timed. An
+// untimed call is counted before it runs (untimed_counted), then passed on as a tail call, so
+// the wrapper keeps no frame around it: its bytes and traffic are counted even if it then fails,
+// and a call made inside it (a callback calling MPI) does not see it as its outer call.
+[[gnu::always_inline]] inline ThreadLog* untimed_call(FunctionId function) {
+  ThreadLog& log = thread_log();
+  return timed(log, function) ? nullptr : &log;
+}
+// The start of a call that untimed_call found timed: its clock reading.
+[[gnu::always_inline]] inline Tick begin_timed_call() {
+  ++thread_log().depth;
+  return now();
+}
+// The start of a call of `function` that cannot be passed on as a tail call (it counts what the
+// call returns): its clock reading, or 0 when it goes untimed.
 [[gnu::always_inline]] inline Tick begin_call(FunctionId function) {
   ThreadLog& log = thread_log();
   ++log.depth;
@@ -129,6 +143,15 @@ SiteStats& hashed_site(ThreadLog& log, const void* address, uint32_t function);
   return s;
 }
 
+// Counts an untimed call of `function` from `site` that moves `bytes`.
+[[gnu::always_inline]] inline void untimed_counted(ThreadLog& log, FunctionId function,
+                                                   const void* site, uint64_t bytes) {
+  FunctionStats& f = log.functions[function];
+  ++site_of(log, f, site, function).calls;
+  f.bytes += bytes;
+  ++f.calls;
+}
+
 // The part of end_call for a timed call: its time, and its trace event.
 void end_timed_call(ThreadLog& log, FunctionStats& f, SiteStats& s, bool outermost,
                     FunctionId function, Tick start, Tick end, uint64_t bytes, int peer);
@@ -137,15 +160,12 @@ void end_timed_call(ThreadLog& log, FunctionStats& f, SiteStats& s, bool outermo
 [[gnu::always_inline]] inline void end_call(FunctionId function, Tick start, Tick end,
                                             const void* site, uint64_t bytes, int peer) {
   ThreadLog& log = *t_log;
+  const bool outermost = --log.depth == 0;
+  if (start == 0) return untimed_counted(log, function, site, bytes);  // sampled, not timed
   FunctionStats& f = log.functions[function];
   SiteStats& s = site_of(log, f, site, function);
-  const bool outermost = --log.depth == 0;
   ++s.calls;
   f.bytes += bytes;
-  if (start == 0) {  // a sampled call that was not timed
-    ++f.calls;
-    return;
-  }
   end_timed_call(log, f, s, outermost, function, start, end, bytes, peer);
 }
 
