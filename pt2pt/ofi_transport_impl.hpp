@@ -44,7 +44,11 @@ struct PendingAck {
   uint64_t data;
 };
 
-
+// The match bits and mask of a probe that found nothing.
+struct ProbePattern {
+  uint64_t bits, mask;
+  bool operator==(const ProbePattern&) const = default;
+};
 
 class OfiTransport final : public Transport {
  public:
@@ -117,12 +121,18 @@ class OfiTransport final : public Transport {
   }
 
   unsigned drain();
+  // Reads completions until `answered` is set, and no further; returns how many it handled.
+  unsigned read_until(const bool& answered);
+  // One read of up to a batch of completions, handled; -FI_EAGAIN when there were none.
+  ssize_t read_batch();
   void finish(Op* op, const Outcome& outcome);
 
   // Messages (ofi_messages.cpp).
   iovec receive_buffer(Op* op, void* buf, size_t len);
   Status post_ack_recv();
   bool probe(uint64_t bits, uint64_t mask, bool claim, ProbeResult* out);
+  ssize_t peek(uint64_t bits, uint64_t mask, uint64_t flags, Op* op);
+  bool missed_by_probes();
   void finish_probe(Op* op, const Outcome& outcome);
   void finish_ack(Op* op, const Outcome& outcome);
   void finish_recv(Op* op, const Outcome& outcome);
@@ -165,6 +175,9 @@ class OfiTransport final : public Transport {
   std::vector<uint8_t> address_;
   std::vector<fi_addr_t> addrs_;  // by world rank; FI_ADDR_NOTAVAIL until connected
   int wake_fd_ = -1, epoll_fd_ = -1;
+  int recheck_fd_ = -1;  // a timerfd: wakes a sleeper whose probes wait (arm())
+  static constexpr long kFirstRecheckNs = 100 * 1000, kLastRecheckNs = 20 * 1000 * 1000;
+  long recheck_ns_ = kFirstRecheckNs;
   OpPool ops_;
   std::vector<PendingAck> pending_acks_;
   bool ack_recv_missing_ = false;
@@ -172,6 +185,9 @@ class OfiTransport final : public Transport {
   std::vector<Op*> ready_sends_;  // segmented sends cleared, their pieces still to send
   std::vector<Op*> starting_streams_;  // segmented receives with pieces to post and grant
   std::vector<char> scratch_;  // where pieces past a receive buffer's end land
+  // Probes that found nothing since the last arm(), which looks for their messages again.
+  std::vector<ProbePattern> missed_probes_;
+  static constexpr size_t kMostMissedProbes = 64;
 
   bool hmem_ = false;          // FI_HMEM granted: device buffers registered and passed
   bool rma_ = false;           // FI_RMA granted
