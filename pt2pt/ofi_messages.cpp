@@ -36,7 +36,10 @@ Status OfiTransport::isend(int peer, const void* buf, size_t len, uint64_t bits,
                            Completion* c) {
   tools::g_counters.ofi_messages_sent.add(1);
   tools::g_counters.ofi_bytes_sent.add(len);
-  if (len > piece_size_) return send_segmented(peer, buf, len, bits, c);
+  // A synchronous send to another job goes as pieces too: its receiver could not name it to
+  // acknowledge it (the rank in the remote data is of the sender's job), but grants reach it.
+  if (len > piece_size_ || (sync && peer >= job_size_))
+    return send_segmented(peer, buf, len, bits, c);
   const fi_addr_t dest = addrs_[size_t(peer)];
   if (!sync && len <= inject_size_ && !(hmem_ && gpu::on_device(buf))) {
     WEFT_TRY(post("fi_tinjectdata", [&] { return fi_tinjectdata(ep_, buf, len, 0, dest, bits); }));
@@ -162,8 +165,7 @@ void OfiTransport::finish_probe(Op* op, const Outcome& outcome) {
   op->probed = true;
   op->found = outcome.error == 0;
   op->tag = outcome.tag;
-  const size_t segmented = segmented_length(outcome, true);
-  op->len = segmented > 0 ? segmented : outcome.len;
+  op->len = segmented_length(outcome, true).value_or(outcome.len);
 }
 
 void OfiTransport::finish_ack(Op* op, const Outcome& outcome) {
@@ -179,7 +181,7 @@ void OfiTransport::finish_ack(Op* op, const Outcome& outcome) {
 }
 
 void OfiTransport::finish_recv(Op* op, const Outcome& outcome) {
-  if (outcome.error == 0 && segmented_length(outcome) > 0) return begin_stream(op, outcome);
+  if (outcome.error == 0 && segmented_length(outcome)) return begin_stream(op, outcome);
   Completion* c = op->c;
   const size_t capacity = op->capacity;
   Outcome o = outcome;
@@ -202,7 +204,7 @@ void OfiTransport::finish_recv(Op* op, const Outcome& outcome) {
     tools::g_counters.ofi_messages_received.add(1);
     tools::g_counters.ofi_bytes_received.add(c->bytes);
     if ((o.flags & FI_REMOTE_CQ_DATA) != 0 && (o.data & kSyncFlag) != 0)
-      acknowledge(int((o.data & ~kSyncFlag) >> 32), uint32_t(o.data));
+      acknowledge(rank_address(int((o.data & ~kSyncFlag) >> 32)), uint32_t(o.data));
   }
   c->done = true;
 }
@@ -215,12 +217,18 @@ void OfiTransport::end_send(Op* op, int error) {
   give_back(op);
 }
 
-void OfiTransport::acknowledge(int peer, uint64_t data) {
+fi_addr_t OfiTransport::rank_address(int peer) {
   if (!connected(peer)) {
     std::vector<uint8_t> address;
-    if (!address_of_ || !address_of_(peer, &address).ok() || !connect(peer, address).ok()) return;
+    if (!address_of_ || !address_of_(peer, &address).ok() || !connect(peer, address).ok())
+      return FI_ADDR_NOTAVAIL;
   }
-  pending_acks_.push_back({peer, data});
+  return addrs_[size_t(peer)];
+}
+
+void OfiTransport::acknowledge(fi_addr_t dest, uint64_t data) {
+  if (dest == FI_ADDR_NOTAVAIL) return;
+  pending_acks_.push_back({dest, data});
   send_acks();
 }
 
@@ -228,7 +236,7 @@ void OfiTransport::send_acks() {
   size_t sent = 0;
   for (; sent < pending_acks_.size(); ++sent) {
     const PendingAck& a = pending_acks_[sent];
-    if (fi_tinjectdata(ep_, nullptr, 0, a.data, addrs_[size_t(a.peer)], kAckBits) == -FI_EAGAIN)
+    if (fi_tinjectdata(ep_, nullptr, 0, a.data, a.dest, kAckBits) == -FI_EAGAIN)
       break;
   }
   pending_acks_.erase(pending_acks_.begin(), pending_acks_.begin() + long(sent));

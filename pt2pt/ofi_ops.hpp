@@ -34,6 +34,7 @@ struct Op {
   // receiver's slot, which names the pieces, at the receiver the sender's; the next byte to
   // send or post a receive for; pieces granted and not yet sent.
   Op* parent = nullptr;
+  fi_addr_t reply_to = FI_ADDR_NOTAVAIL;  // a segmented receive's sender, for its grants
   size_t pieces_left = 0;
   uint32_t stream = 0;
   size_t next = 0;
@@ -53,6 +54,7 @@ struct Op {
     tag = 0;
     len = 0;
     parent = nullptr;
+    reply_to = FI_ADDR_NOTAVAIL;
     pieces_left = 0;
     stream = 0;
     next = 0;

@@ -1,7 +1,7 @@
 // Messages larger than the largest the provider carries (ep_attr->max_msg_size, or
 // WEFT_OFI_MAX_MSG): sent as pieces, with memory bounded by the receiver's buffer. The sender
-// announces the message with the user's match bits (16 bytes: its length, the send's slot and the
-// sender's rank; remote data: kSegmentedFlag | length, so a probe sees the whole length); the
+// announces the message with the user's match bits (its length, the send's slot and the sender's
+// endpoint address; remote data: kSegmentedFlag | length, so a probe sees the whole length); the
 // receive that matches it posts receives for the next pieces (at most kWindow), into the user's
 // buffer (past its end: into one scratch buffer), on match bits of its own (piece_bits of its
 // slot), then sends a clear-to-send naming both slots and how many pieces it grants; the sender
@@ -21,12 +21,14 @@
 namespace weft::ofi {
 namespace {
 
+// Followed by the sender's endpoint address (`address_bytes`), to which the receiver grants
+// pieces: ranks differ between the jobs of a spawn or connect, addresses do not.
 struct Announce {
   uint64_t bytes;
   uint32_t slot;  // the sender's operation
-  int32_t rank;   // the sender's world rank
+  uint32_t address_bytes;
 };
-static_assert(sizeof(Announce) == kAnnounceBytes);
+static_assert(sizeof(Announce) == kAnnounceHeaderBytes);
 
 // The match bits of the pieces of the message received by the operation in `slot`: the
 // transport's reserved context, source field 1 (acknowledgements have 0).
@@ -34,7 +36,8 @@ uint64_t piece_bits(uint32_t slot) {
   return match_bits::make_send(match_bits::kTransportContext, 1, int(slot), true);
 }
 
-size_t pieces_of(size_t bytes, size_t piece) { return (bytes + piece - 1) / piece; }
+// (Written so that it cannot overflow: without WEFT_OFI_MAX_MSG a piece is 2^64-1 bytes.)
+size_t pieces_of(size_t bytes, size_t piece) { return bytes == 0 ? 0 : 1 + (bytes - 1) / piece; }
 
 // The most pieces one clear-to-send grants (and receives a stream has posted at once).
 constexpr size_t kWindow = 64;
@@ -48,8 +51,9 @@ uint64_t clear_to_send_data(uint32_t receiver_slot, size_t granted, uint32_t sen
 
 }  // namespace
 
-size_t segmented_length(const Outcome& o, bool peek) {
-  if ((!peek && (o.flags & FI_REMOTE_CQ_DATA) == 0) || (o.data & kSegmentedFlag) == 0) return 0;
+std::optional<size_t> segmented_length(const Outcome& o, bool peek) {
+  if ((!peek && (o.flags & FI_REMOTE_CQ_DATA) == 0) || (o.data & kSegmentedFlag) == 0)
+    return std::nullopt;
   return size_t(o.data & ~kSegmentedFlag);
 }
 
@@ -60,11 +64,12 @@ Status OfiTransport::send_segmented(int peer, const void* buf, size_t len, uint6
   op->len = len;
   op->peer = peer;
   op->pieces_left = pieces_of(len, piece_size_);
-  const Announce a{len, op->slot, rank_};
-  op->bounce.resize(sizeof a);
+  const Announce a{len, op->slot, uint32_t(address_.size())};
+  op->bounce.resize(sizeof a + address_.size());
   std::memcpy(op->bounce.data(), &a, sizeof a);
+  std::memcpy(op->bounce.data() + sizeof a, address_.data(), address_.size());
   const Status s = post("fi_tsenddata (announce)", [&] {
-    return fi_tsenddata(ep_, op->bounce.data(), sizeof a, nullptr, kSegmentedFlag | len,
+    return fi_tsenddata(ep_, op->bounce.data(), op->bounce.size(), nullptr, kSegmentedFlag | len,
                         addrs_[size_t(peer)], bits, &op->ctx);
   });
   if (!s.ok()) {
@@ -120,12 +125,15 @@ void OfiTransport::end_segmented(Op* op) {
 }
 
 void OfiTransport::begin_stream(Op* op, const Outcome& o) {
+  const char* announced = op->bounced ? op->bounce.data() : static_cast<char*>(op->user_buf);
   Announce a;
-  std::memcpy(&a, op->bounced ? op->bounce.data() : op->user_buf, sizeof a);
+  std::memcpy(&a, announced, sizeof a);
   op->len = size_t(a.bytes);
   op->tag = o.tag;
   op->pieces_left = pieces_of(op->len, piece_size_);
-  op->peer = a.rank;
+  const std::vector<uint8_t> sender(announced + sizeof a, announced + sizeof a + a.address_bytes);
+  if (o.len != sizeof a + a.address_bytes || !address_handle(sender, &op->reply_to).ok())
+    op->error = FI_EINVAL;  // no grant can reach the sender: the receive ends failed
   op->stream = a.slot;  // the sender's
   starting_streams_.push_back(op);
 }
@@ -137,7 +145,7 @@ void OfiTransport::post_stream_receives() {
   starting.swap(starting_streams_);
   for (Op* op : starting) {
     size_t granted = 0;
-    for (; granted < kWindow && op->next < op->len; ++granted) {
+    for (; op->error == 0 && granted < kWindow && op->next < op->len; ++granted) {
       const size_t offset = op->next, n = std::min(piece_size_, op->len - offset);
       Op* piece = take(Op::Kind::kPiece, nullptr);
       piece->parent = op;
@@ -164,10 +172,11 @@ void OfiTransport::post_stream_receives() {
     if (op->error != 0) {  // the sender is not granted the rest: the message ends failed
       op->pieces_left -= pieces_of(op->len - op->next, piece_size_);
       if (op->pieces_left == 0) end_stream(op);
-    } else if (granted == 0) {
-      starting_streams_.push_back(op);
+    } else if (granted > 0 || op->len == 0) {  // an empty message: its grant proves the match
+      acknowledge(op->reply_to, clear_to_send_data(op->slot, granted, op->stream));
+      if (op->len == 0) end_stream(op);
     } else {
-      acknowledge(op->peer, clear_to_send_data(op->slot, granted, op->stream));
+      starting_streams_.push_back(op);
     }
   }
 }

@@ -42,6 +42,7 @@ OfiTransport::~OfiTransport() {
 Status OfiTransport::init(const OfiOptions& o) {
   name_ = "ofi(" + o.provider + ")";
   rank_ = o.rank;
+  job_size_ = o.world_size;
   address_of_ = o.address_of;
   WEFT_TRY(ofi::provider_info(o.provider, &info_));
   inject_size_ = info_->tx_attr->inject_size;
@@ -52,8 +53,6 @@ Status OfiTransport::init(const OfiOptions& o) {
     const char* size = std::getenv("FI_OFI_RXM_BUFFER_SIZE");
     bounce_below_ = size != nullptr ? size_t(std::atol(size)) : 16384;
   }
-  // A receive shorter than a segmented message's announcement takes it whole in a bounce buffer.
-  bounce_below_ = std::max(bounce_below_, kAnnounceBytes);
   long rc = ofi::library()->fabric(info_->fabric_attr, &fabric_, nullptr);
   if (rc == 0) rc = fi_domain(fabric_, info_, &domain_, nullptr);
   if (rc != 0) return ofi_error("fi_fabric/fi_domain (" + o.provider + ")", rc);
@@ -76,6 +75,8 @@ Status OfiTransport::init(const OfiOptions& o) {
   size_t len = address_.size();
   if ((rc = fi_getname(&ep_->fid, address_.data(), &len)) != 0) return ofi_error("fi_getname", rc);
   address_.resize(len);
+  // A receive shorter than a segmented message's announcement takes it whole in a bounce buffer.
+  bounce_below_ = std::max(bounce_below_, kAnnounceHeaderBytes + address_.size());
   int cq_fd = -1;
   if ((rc = fi_control(&cq_->fid, FI_GETWAIT, &cq_fd)) != 0)
     return ofi_error("fi_control(FI_GETWAIT)", rc);
@@ -98,10 +99,22 @@ Status OfiTransport::connect(int peer, const std::vector<uint8_t>& address) {
     addrs_.resize(size_t(peer) + 1, FI_ADDR_NOTAVAIL);
     rma_in_flight_.resize(size_t(peer) + 1, 0);
   }
+  return address_handle(address, &addrs_[size_t(peer)]);
+}
+
+// Inserted once per address, whichever rank or announcement names it: a process of another job
+// (spawn, connect) is known by a rank of this process's numbering and announces itself by its
+// address.
+Status OfiTransport::address_handle(const std::vector<uint8_t>& address, fi_addr_t* out) {
+  if (const auto known = handles_.find(address); known != handles_.end()) {
+    *out = known->second;
+    return Status::success();
+  }
   fi_addr_t a = FI_ADDR_NOTAVAIL;
   const int n = fi_av_insert(av_, address.data(), 1, &a, 0, nullptr);
-  if (n != 1) return ofi_error("fi_av_insert of rank " + std::to_string(peer), n < 0 ? n : -FI_EINVAL);
-  addrs_[size_t(peer)] = a;
+  if (n != 1) return ofi_error("fi_av_insert", n < 0 ? n : -FI_EINVAL);
+  handles_.emplace(address, a);
+  *out = a;
   return Status::success();
 }
 
