@@ -20,6 +20,7 @@
 #include "gpu/memory.hpp"
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
+#include "pt2pt/ofi_hmem.hpp"
 #include "pt2pt/ofi_transport_impl.hpp"
 #include "runtime/tools/counters.hpp"
 
@@ -98,6 +99,7 @@ void OfiTransport::cancel(Completion* c) {
 iovec OfiTransport::receive_buffer(Op* op, void* buf, size_t len) {
   op->capacity = len;
   op->user_buf = buf;
+  if (hmem_ && gpu::on_device(buf)) op->buffer_kind = gpu::MemoryKind::kDevice;
   op->bounced = len < bounce_below_;
   if (!op->bounced) return {buf, len};
   op->bounce.resize(bounce_below_);
@@ -188,8 +190,12 @@ void OfiTransport::finish_recv(Op* op, const Outcome& outcome) {
   if (op->bounced && (o.error == 0 || o.error == FI_ETRUNC)) {
     // Bounced: the message is at most the bounce buffer's size unless the provider truncated.
     const size_t arrived = o.error == FI_ETRUNC ? op->bounce.size() : o.len;
-    std::memcpy(op->user_buf, op->bounce.data(), std::min(arrived, capacity));
-    if (arrived > capacity) o.error = FI_ETRUNC;
+    if (!copy_for_receive(op->buffer_kind, op->user_buf, op->bounce.data(),
+                          std::min(arrived, capacity))
+             .ok())
+      o.error = FI_EIO;
+    else if (arrived > capacity)
+      o.error = FI_ETRUNC;
   }
   give_back(op);
   c->handle = nullptr;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "gpu/memory.hpp"
 #include "pt2pt/transport.hpp"
 
 namespace weft::ofi {
@@ -25,6 +26,7 @@ struct Op {
   int peer = -1;  // kRma: the target
   void* user_buf = nullptr;            // receive: where the data goes; segmented send: the data
   bool bounced = false;                // receive: posted on `bounce`, copied to user_buf
+  gpu::MemoryKind buffer_kind = gpu::MemoryKind::kHost;  // receive: where user_buf is
   size_t capacity = 0;                 // receive: the buffer's length
   bool sent = false, acked = false;    // synchronous send: both needed to complete
   bool probed = false, found = false;  // probe: answered, and whether a message matched
@@ -49,6 +51,7 @@ struct Op {
     peer = -1;
     user_buf = nullptr;
     bounced = false;
+    buffer_kind = gpu::MemoryKind::kHost;
     capacity = 0;
     sent = acked = probed = found = false;
     tag = 0;

@@ -15,6 +15,7 @@
 
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
+#include "pt2pt/ofi_hmem.hpp"
 #include "pt2pt/ofi_transport_impl.hpp"
 #include "runtime/tools/counters.hpp"
 
@@ -126,6 +127,12 @@ void OfiTransport::end_segmented(Op* op) {
 
 void OfiTransport::begin_stream(Op* op, const Outcome& o) {
   const char* announced = op->bounced ? op->bounce.data() : static_cast<char*>(op->user_buf);
+  if (!op->bounced && op->buffer_kind == gpu::MemoryKind::kDevice) {  // read through the device
+    op->bounce.resize(o.len);
+    if (!copy_for_receive(op->buffer_kind, op->bounce.data(), announced, o.len).ok())
+      op->bounce.assign(o.len, 0);  // no valid announcement: ends failed below
+    announced = op->bounce.data();
+  }
   Announce a;
   std::memcpy(&a, announced, sizeof a);
   op->len = size_t(a.bytes);
@@ -150,15 +157,21 @@ void OfiTransport::post_stream_receives() {
       Op* piece = take(Op::Kind::kPiece, nullptr);
       piece->parent = op;
       void* into = static_cast<char*>(op->user_buf) + offset;
-      if (offset >= op->capacity) {  // past the buffer: read and dropped
-        scratch_.resize(piece_size_);
-        into = scratch_.data();
-      } else if (offset + n > op->capacity) {  // across its end: what fits is copied
-        piece->bounce.resize(n);
-        piece->bounced = true;
-        piece->user_buf = into;
-        piece->capacity = op->capacity - offset;
-        into = piece->bounce.data();
+      switch (piece_landing(offset, n, op->capacity, op->buffer_kind)) {
+        case PieceLanding::kInBuffer:
+          break;
+        case PieceLanding::kBounced:  // what lies inside the buffer is copied there
+          piece->bounce.resize(n);
+          piece->bounced = true;
+          piece->user_buf = into;
+          piece->buffer_kind = op->buffer_kind;
+          piece->capacity = std::min(n, op->capacity - offset);
+          into = piece->bounce.data();
+          break;
+        case PieceLanding::kDropped:
+          scratch_.resize(piece_size_);
+          into = scratch_.data();
+          break;
       }
       const ssize_t rc =
           fi_trecv(ep_, into, n, nullptr, FI_ADDR_UNSPEC, piece_bits(op->slot), 0, &piece->ctx);
@@ -184,8 +197,11 @@ void OfiTransport::post_stream_receives() {
 void OfiTransport::finish_piece(Op* piece, const Outcome& o) {
   Op* parent = piece->parent;
   if (o.error != 0) parent->error = o.error;
-  if (piece->bounced && o.error == 0)
-    std::memcpy(piece->user_buf, piece->bounce.data(), std::min(o.len, piece->capacity));
+  if (piece->bounced && o.error == 0 &&
+      !copy_for_receive(piece->buffer_kind, piece->user_buf, piece->bounce.data(),
+                        std::min(o.len, piece->capacity))
+           .ok())
+    parent->error = FI_EIO;
   give_back(piece);
   --parent->pieces_left;
   if (parent->kind == Op::Kind::kSegmented) return end_segmented(parent);
