@@ -42,7 +42,7 @@ enum class PieceLanding : uint8_t {
   kInBuffer,  // straight into the buffer: host memory, wholly inside it
   kBounced,   // into host memory, whose part inside the buffer is copied there: a piece across
               // the buffer's end, or any piece of a device buffer (pieces register nothing)
-  kDropped,   // past the buffer's end: into scratch memory, read and dropped
+  kDropped,   // past the buffer's end: into host memory of its own, read and dropped
 };
 PieceLanding piece_landing(size_t offset, size_t bytes, size_t capacity, gpu::MemoryKind kind);
 

@@ -3,7 +3,7 @@
 // announces the message with the user's match bits (its length, the send's slot and the sender's
 // endpoint address; remote data: kSegmentedFlag | length, so a probe sees the whole length); the
 // receive that matches it posts receives for the next pieces (at most kWindow), into the user's
-// buffer (past its end: into one scratch buffer), on match bits of its own (piece_bits of its
+// buffer (past its end: into host memory of their own, dropped), on match bits of its own (piece_bits of its
 // slot), then sends a clear-to-send naming both slots and how many pieces it grants; the sender
 // sends that many, in order, and waits for the next grant. The first clear-to-send also proves
 // the message matched: a synchronous send needs nothing more. Pieces never arrive unexpected, so
@@ -138,9 +138,10 @@ void OfiTransport::begin_stream(Op* op, const Outcome& o) {
   op->len = size_t(a.bytes);
   op->tag = o.tag;
   op->pieces_left = pieces_of(op->len, piece_size_);
-  const std::vector<uint8_t> sender(announced + sizeof a, announced + sizeof a + a.address_bytes);
-  if (o.len != sizeof a + a.address_bytes || !address_handle(sender, &op->reply_to).ok())
-    op->error = FI_EINVAL;  // no grant can reach the sender: the receive ends failed
+  // Without the sender's address no grant can reach it: the receive ends failed.
+  if (o.len != sizeof a + a.address_bytes ||
+      !address_handle({announced + sizeof a, announced + o.len}, &op->reply_to).ok())
+    op->error = FI_EINVAL;
   op->stream = a.slot;  // the sender's
   starting_streams_.push_back(op);
 }
@@ -168,9 +169,9 @@ void OfiTransport::post_stream_receives() {
           piece->capacity = std::min(n, op->capacity - offset);
           into = piece->bounce.data();
           break;
-        case PieceLanding::kDropped:
-          scratch_.resize(piece_size_);
-          into = scratch_.data();
+        case PieceLanding::kDropped:  // into the piece's own host memory, not copied
+          piece->bounce.resize(n);
+          into = piece->bounce.data();
           break;
       }
       const ssize_t rc =

@@ -194,7 +194,6 @@ class OfiTransport final : public Transport {
   long sends_in_flight_ = 0;
   std::vector<Op*> ready_sends_;  // segmented sends cleared, their pieces still to send
   std::vector<Op*> starting_streams_;  // segmented receives with pieces to post and grant
-  std::vector<char> scratch_;  // where pieces past a receive buffer's end land
   // Probes that found nothing since the last arm(), which looks for their messages again.
   std::vector<ProbePattern> missed_probes_;
   static constexpr size_t kMostMissedProbes = 64;
