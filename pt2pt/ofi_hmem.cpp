@@ -16,6 +16,18 @@ DevicePath device_path(const DeviceLimits& limits, gpu::MemoryKind kind, size_t 
   return DevicePath::kRegistered;
 }
 
+PieceLanding piece_landing(size_t offset, size_t bytes, size_t capacity, gpu::MemoryKind kind) {
+  if (offset >= capacity) return PieceLanding::kDropped;
+  if (kind == gpu::MemoryKind::kDevice || offset + bytes > capacity) return PieceLanding::kBounced;
+  return PieceLanding::kInBuffer;
+}
+
+Status copy_for_receive(gpu::MemoryKind kind, void* dst, const void* src, size_t bytes) {
+  if (kind == gpu::MemoryKind::kDevice) return gpu::device_memory()->copy(dst, src, bytes);
+  if (bytes > 0) std::memcpy(dst, src, bytes);
+  return Status::success();
+}
+
 Status register_device_buffer(fid_domain* domain, const void* buf, size_t bytes, int device,
                               uint64_t access, fid_mr** out) {
   iovec iov{const_cast<void*>(buf), bytes};

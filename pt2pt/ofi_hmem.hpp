@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "gpu/memory.hpp"
 #include "runtime/status.hpp"
@@ -31,6 +32,23 @@ struct DeviceLimits {
 };
 
 DevicePath device_path(const DeviceLimits& limits, gpu::MemoryKind kind, size_t bytes);
+
+// Where one piece of a segmented message lands in the receive that matched it
+// (pt2pt/ofi_segments.cpp): the piece is bytes [offset, offset + bytes) of the message, the
+// receive's buffer `capacity` bytes of memory of `kind`. A device buffer registered whole
+// (kRegistered) meets a segmented sender only when the message is longer than the largest one
+// operation carries, so it is truncated.
+enum class PieceLanding : uint8_t {
+  kInBuffer,  // straight into the buffer: host memory, wholly inside it
+  kBounced,   // into host memory, whose part inside the buffer is copied there: a piece across
+              // the buffer's end, or any piece of a device buffer (pieces register nothing)
+  kDropped,   // past the buffer's end: into host memory of its own, read and dropped
+};
+PieceLanding piece_landing(size_t offset, size_t bytes, size_t capacity, gpu::MemoryKind kind);
+
+// Copies `bytes` between host memory and a receive buffer of `kind` (either way): by the
+// device's copy where that is device memory, which the CPU cannot touch.
+Status copy_for_receive(gpu::MemoryKind kind, void* dst, const void* src, size_t bytes);
 
 // Registers `bytes` of device memory at `buf` on CUDA device `device` for local use in one
 // send or receive (`access`: FI_SEND or FI_RECV).

@@ -20,6 +20,7 @@
 #include "gpu/memory.hpp"
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
+#include "pt2pt/ofi_hmem.hpp"
 #include "pt2pt/ofi_transport_impl.hpp"
 #include "runtime/tools/counters.hpp"
 
@@ -36,7 +37,10 @@ Status OfiTransport::isend(int peer, const void* buf, size_t len, uint64_t bits,
                            Completion* c) {
   tools::g_counters.ofi_messages_sent.add(1);
   tools::g_counters.ofi_bytes_sent.add(len);
-  if (len > piece_size_) return send_segmented(peer, buf, len, bits, c);
+  // A synchronous send to another job goes as pieces too: its receiver could not name it to
+  // acknowledge it (the rank in the remote data is of the sender's job), but grants reach it.
+  if (len > piece_size_ || (sync && peer >= job_size_))
+    return send_segmented(peer, buf, len, bits, c);
   const fi_addr_t dest = addrs_[size_t(peer)];
   if (!sync && len <= inject_size_ && !(hmem_ && gpu::on_device(buf))) {
     WEFT_TRY(post("fi_tinjectdata", [&] { return fi_tinjectdata(ep_, buf, len, 0, dest, bits); }));
@@ -95,6 +99,7 @@ void OfiTransport::cancel(Completion* c) {
 iovec OfiTransport::receive_buffer(Op* op, void* buf, size_t len) {
   op->capacity = len;
   op->user_buf = buf;
+  if (hmem_ && gpu::on_device(buf)) op->buffer_kind = gpu::MemoryKind::kDevice;
   op->bounced = len < bounce_below_;
   if (!op->bounced) return {buf, len};
   op->bounce.resize(bounce_below_);
@@ -114,29 +119,55 @@ Status OfiTransport::post_ack_recv() {
 bool OfiTransport::probe(uint64_t bits, uint64_t mask, bool claim, ProbeResult* out) {
   drain();
   Op* op = take(Op::Kind::kProbe, nullptr);
-  fi_msg_tagged m{nullptr, nullptr, 0, FI_ADDR_UNSPEC, bits, ~mask, &op->ctx, 0};
   const uint64_t flags = FI_PEEK | (claim ? FI_CLAIM : 0);
-  if (!post("fi_trecvmsg(FI_PEEK)", [&] { return fi_trecvmsg(ep_, &m, flags); }).ok()) {
-    give_back(op);
-    return false;
-  }
-  while (!op->probed) drain();
-  const bool found = op->found;
+  const bool posted = post("fi_trecvmsg(FI_PEEK)", [&] { return peek(bits, mask, flags, op); }).ok();
+  if (posted) read_until(op->probed);
+  const bool found = posted && op->found;
   if (found) {
     out->sender_bits = op->tag;
     out->bytes = op->len;
     out->message = claim ? op : nullptr;
+  } else if (std::find(missed_probes_.begin(), missed_probes_.end(), ProbePattern{bits, mask}) ==
+             missed_probes_.end()) {
+    // A program that probes many tags without ever waiting keeps the latest; arm()'s timer
+    // covers the others.
+    if (missed_probes_.size() == kMostMissedProbes) missed_probes_.erase(missed_probes_.begin());
+    missed_probes_.push_back({bits, mask});
   }
   if (!found || !claim) give_back(op);
   return found;
+}
+
+ssize_t OfiTransport::peek(uint64_t bits, uint64_t mask, uint64_t flags, Op* op) {
+  fi_msg_tagged m{nullptr, nullptr, 0, FI_ADDR_UNSPEC, bits, ~mask, &op->ctx, 0};
+  return fi_trecvmsg(ep_, &m, flags);
+}
+
+// ofi_rxm keeps a message no receive matches in a queue of its own, with no completion: the
+// queue's fd does not tell of it. A read of the completion queue after a probe's peek may have
+// taken in a message that probe looks for; its prober would sleep while its message waits. So
+// arm() peeks once more for every probe that missed since the last arm, without reading the
+// queue further than the answers: true if one of them would now find a message, or if a peek
+// could not be posted or its answer came with other completions (progress was made).
+bool OfiTransport::missed_by_probes() {
+  std::vector<ProbePattern> missed;
+  missed.swap(missed_probes_);
+  for (const ProbePattern& p : missed) {
+    Op* op = take(Op::Kind::kProbe, nullptr);
+    const bool posted = peek(p.bits, p.mask, FI_PEEK, op) == 0;
+    const unsigned handled = posted ? read_until(op->probed) : 0;
+    const bool found = op->found;
+    give_back(op);
+    if (!posted || found || handled > 1) return true;
+  }
+  return false;
 }
 
 void OfiTransport::finish_probe(Op* op, const Outcome& outcome) {
   op->probed = true;
   op->found = outcome.error == 0;
   op->tag = outcome.tag;
-  const size_t segmented = segmented_length(outcome, true);
-  op->len = segmented > 0 ? segmented : outcome.len;
+  op->len = segmented_length(outcome, true).value_or(outcome.len);
 }
 
 void OfiTransport::finish_ack(Op* op, const Outcome& outcome) {
@@ -152,15 +183,19 @@ void OfiTransport::finish_ack(Op* op, const Outcome& outcome) {
 }
 
 void OfiTransport::finish_recv(Op* op, const Outcome& outcome) {
-  if (outcome.error == 0 && segmented_length(outcome) > 0) return begin_stream(op, outcome);
+  if (outcome.error == 0 && segmented_length(outcome)) return begin_stream(op, outcome);
   Completion* c = op->c;
   const size_t capacity = op->capacity;
   Outcome o = outcome;
   if (op->bounced && (o.error == 0 || o.error == FI_ETRUNC)) {
     // Bounced: the message is at most the bounce buffer's size unless the provider truncated.
     const size_t arrived = o.error == FI_ETRUNC ? op->bounce.size() : o.len;
-    std::memcpy(op->user_buf, op->bounce.data(), std::min(arrived, capacity));
-    if (arrived > capacity) o.error = FI_ETRUNC;
+    if (!copy_for_receive(op->buffer_kind, op->user_buf, op->bounce.data(),
+                          std::min(arrived, capacity))
+             .ok())
+      o.error = FI_EIO;
+    else if (arrived > capacity)
+      o.error = FI_ETRUNC;
   }
   give_back(op);
   c->handle = nullptr;
@@ -175,7 +210,7 @@ void OfiTransport::finish_recv(Op* op, const Outcome& outcome) {
     tools::g_counters.ofi_messages_received.add(1);
     tools::g_counters.ofi_bytes_received.add(c->bytes);
     if ((o.flags & FI_REMOTE_CQ_DATA) != 0 && (o.data & kSyncFlag) != 0)
-      acknowledge(int((o.data & ~kSyncFlag) >> 32), uint32_t(o.data));
+      acknowledge(rank_address(int((o.data & ~kSyncFlag) >> 32)), uint32_t(o.data));
   }
   c->done = true;
 }
@@ -188,12 +223,18 @@ void OfiTransport::end_send(Op* op, int error) {
   give_back(op);
 }
 
-void OfiTransport::acknowledge(int peer, uint64_t data) {
+fi_addr_t OfiTransport::rank_address(int peer) {
   if (!connected(peer)) {
     std::vector<uint8_t> address;
-    if (!address_of_ || !address_of_(peer, &address).ok() || !connect(peer, address).ok()) return;
+    if (!address_of_ || !address_of_(peer, &address).ok() || !connect(peer, address).ok())
+      return FI_ADDR_NOTAVAIL;
   }
-  pending_acks_.push_back({peer, data});
+  return addrs_[size_t(peer)];
+}
+
+void OfiTransport::acknowledge(fi_addr_t dest, uint64_t data) {
+  if (dest == FI_ADDR_NOTAVAIL) return;
+  pending_acks_.push_back({dest, data});
   send_acks();
 }
 
@@ -201,7 +242,7 @@ void OfiTransport::send_acks() {
   size_t sent = 0;
   for (; sent < pending_acks_.size(); ++sent) {
     const PendingAck& a = pending_acks_[sent];
-    if (fi_tinjectdata(ep_, nullptr, 0, a.data, addrs_[size_t(a.peer)], kAckBits) == -FI_EAGAIN)
+    if (fi_tinjectdata(ep_, nullptr, 0, a.data, a.dest, kAckBits) == -FI_EAGAIN)
       break;
   }
   pending_acks_.erase(pending_acks_.begin(), pending_acks_.begin() + long(sent));

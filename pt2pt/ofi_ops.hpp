@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "gpu/memory.hpp"
 #include "pt2pt/transport.hpp"
 
 namespace weft::ofi {
@@ -25,6 +26,7 @@ struct Op {
   int peer = -1;  // kRma: the target
   void* user_buf = nullptr;            // receive: where the data goes; segmented send: the data
   bool bounced = false;                // receive: posted on `bounce`, copied to user_buf
+  gpu::MemoryKind buffer_kind = gpu::MemoryKind::kHost;  // receive: where user_buf is
   size_t capacity = 0;                 // receive: the buffer's length
   bool sent = false, acked = false;    // synchronous send: both needed to complete
   bool probed = false, found = false;  // probe: answered, and whether a message matched
@@ -34,6 +36,7 @@ struct Op {
   // receiver's slot, which names the pieces, at the receiver the sender's; the next byte to
   // send or post a receive for; pieces granted and not yet sent.
   Op* parent = nullptr;
+  fi_addr_t reply_to = FI_ADDR_NOTAVAIL;  // a segmented receive's sender, for its grants
   size_t pieces_left = 0;
   uint32_t stream = 0;
   size_t next = 0;
@@ -48,11 +51,13 @@ struct Op {
     peer = -1;
     user_buf = nullptr;
     bounced = false;
+    buffer_kind = gpu::MemoryKind::kHost;
     capacity = 0;
     sent = acked = probed = found = false;
     tag = 0;
     len = 0;
     parent = nullptr;
+    reply_to = FI_ADDR_NOTAVAIL;
     pieces_left = 0;
     stream = 0;
     next = 0;

@@ -1,9 +1,9 @@
 // Messages larger than the largest the provider carries (ep_attr->max_msg_size, or
 // WEFT_OFI_MAX_MSG): sent as pieces, with memory bounded by the receiver's buffer. The sender
-// announces the message with the user's match bits (16 bytes: its length, the send's slot and the
-// sender's rank; remote data: kSegmentedFlag | length, so a probe sees the whole length); the
+// announces the message with the user's match bits (its length, the send's slot and the sender's
+// endpoint address; remote data: kSegmentedFlag | length, so a probe sees the whole length); the
 // receive that matches it posts receives for the next pieces (at most kWindow), into the user's
-// buffer (past its end: into one scratch buffer), on match bits of its own (piece_bits of its
+// buffer (past its end: into host memory of their own, dropped), on match bits of its own (piece_bits of its
 // slot), then sends a clear-to-send naming both slots and how many pieces it grants; the sender
 // sends that many, in order, and waits for the next grant. The first clear-to-send also proves
 // the message matched: a synchronous send needs nothing more. Pieces never arrive unexpected, so
@@ -15,18 +15,21 @@
 
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
+#include "pt2pt/ofi_hmem.hpp"
 #include "pt2pt/ofi_transport_impl.hpp"
 #include "runtime/tools/counters.hpp"
 
 namespace weft::ofi {
 namespace {
 
+// Followed by the sender's endpoint address (`address_bytes`), to which the receiver grants
+// pieces: ranks differ between the jobs of a spawn or connect, addresses do not.
 struct Announce {
   uint64_t bytes;
   uint32_t slot;  // the sender's operation
-  int32_t rank;   // the sender's world rank
+  uint32_t address_bytes;
 };
-static_assert(sizeof(Announce) == kAnnounceBytes);
+static_assert(sizeof(Announce) == kAnnounceHeaderBytes);
 
 // The match bits of the pieces of the message received by the operation in `slot`: the
 // transport's reserved context, source field 1 (acknowledgements have 0).
@@ -34,7 +37,8 @@ uint64_t piece_bits(uint32_t slot) {
   return match_bits::make_send(match_bits::kTransportContext, 1, int(slot), true);
 }
 
-size_t pieces_of(size_t bytes, size_t piece) { return (bytes + piece - 1) / piece; }
+// (Written so that it cannot overflow: without WEFT_OFI_MAX_MSG a piece is 2^64-1 bytes.)
+size_t pieces_of(size_t bytes, size_t piece) { return bytes == 0 ? 0 : 1 + (bytes - 1) / piece; }
 
 // The most pieces one clear-to-send grants (and receives a stream has posted at once).
 constexpr size_t kWindow = 64;
@@ -48,8 +52,9 @@ uint64_t clear_to_send_data(uint32_t receiver_slot, size_t granted, uint32_t sen
 
 }  // namespace
 
-size_t segmented_length(const Outcome& o, bool peek) {
-  if ((!peek && (o.flags & FI_REMOTE_CQ_DATA) == 0) || (o.data & kSegmentedFlag) == 0) return 0;
+std::optional<size_t> segmented_length(const Outcome& o, bool peek) {
+  if ((!peek && (o.flags & FI_REMOTE_CQ_DATA) == 0) || (o.data & kSegmentedFlag) == 0)
+    return std::nullopt;
   return size_t(o.data & ~kSegmentedFlag);
 }
 
@@ -60,11 +65,12 @@ Status OfiTransport::send_segmented(int peer, const void* buf, size_t len, uint6
   op->len = len;
   op->peer = peer;
   op->pieces_left = pieces_of(len, piece_size_);
-  const Announce a{len, op->slot, rank_};
-  op->bounce.resize(sizeof a);
+  const Announce a{len, op->slot, uint32_t(address_.size())};
+  op->bounce.resize(sizeof a + address_.size());
   std::memcpy(op->bounce.data(), &a, sizeof a);
+  std::memcpy(op->bounce.data() + sizeof a, address_.data(), address_.size());
   const Status s = post("fi_tsenddata (announce)", [&] {
-    return fi_tsenddata(ep_, op->bounce.data(), sizeof a, nullptr, kSegmentedFlag | len,
+    return fi_tsenddata(ep_, op->bounce.data(), op->bounce.size(), nullptr, kSegmentedFlag | len,
                         addrs_[size_t(peer)], bits, &op->ctx);
   });
   if (!s.ok()) {
@@ -120,12 +126,22 @@ void OfiTransport::end_segmented(Op* op) {
 }
 
 void OfiTransport::begin_stream(Op* op, const Outcome& o) {
+  const char* announced = op->bounced ? op->bounce.data() : static_cast<char*>(op->user_buf);
+  if (!op->bounced && op->buffer_kind == gpu::MemoryKind::kDevice) {  // read through the device
+    op->bounce.resize(o.len);
+    if (!copy_for_receive(op->buffer_kind, op->bounce.data(), announced, o.len).ok())
+      op->bounce.assign(o.len, 0);  // no valid announcement: ends failed below
+    announced = op->bounce.data();
+  }
   Announce a;
-  std::memcpy(&a, op->bounced ? op->bounce.data() : op->user_buf, sizeof a);
+  std::memcpy(&a, announced, sizeof a);
   op->len = size_t(a.bytes);
   op->tag = o.tag;
   op->pieces_left = pieces_of(op->len, piece_size_);
-  op->peer = a.rank;
+  // Without the sender's address no grant can reach it: the receive ends failed.
+  if (o.len != sizeof a + a.address_bytes ||
+      !address_handle({announced + sizeof a, announced + o.len}, &op->reply_to).ok())
+    op->error = FI_EINVAL;
   op->stream = a.slot;  // the sender's
   starting_streams_.push_back(op);
 }
@@ -137,20 +153,26 @@ void OfiTransport::post_stream_receives() {
   starting.swap(starting_streams_);
   for (Op* op : starting) {
     size_t granted = 0;
-    for (; granted < kWindow && op->next < op->len; ++granted) {
+    for (; op->error == 0 && granted < kWindow && op->next < op->len; ++granted) {
       const size_t offset = op->next, n = std::min(piece_size_, op->len - offset);
       Op* piece = take(Op::Kind::kPiece, nullptr);
       piece->parent = op;
       void* into = static_cast<char*>(op->user_buf) + offset;
-      if (offset >= op->capacity) {  // past the buffer: read and dropped
-        scratch_.resize(piece_size_);
-        into = scratch_.data();
-      } else if (offset + n > op->capacity) {  // across its end: what fits is copied
-        piece->bounce.resize(n);
-        piece->bounced = true;
-        piece->user_buf = into;
-        piece->capacity = op->capacity - offset;
-        into = piece->bounce.data();
+      switch (piece_landing(offset, n, op->capacity, op->buffer_kind)) {
+        case PieceLanding::kInBuffer:
+          break;
+        case PieceLanding::kBounced:  // what lies inside the buffer is copied there
+          piece->bounce.resize(n);
+          piece->bounced = true;
+          piece->user_buf = into;
+          piece->buffer_kind = op->buffer_kind;
+          piece->capacity = std::min(n, op->capacity - offset);
+          into = piece->bounce.data();
+          break;
+        case PieceLanding::kDropped:  // into the piece's own host memory, not copied
+          piece->bounce.resize(n);
+          into = piece->bounce.data();
+          break;
       }
       const ssize_t rc =
           fi_trecv(ep_, into, n, nullptr, FI_ADDR_UNSPEC, piece_bits(op->slot), 0, &piece->ctx);
@@ -164,10 +186,11 @@ void OfiTransport::post_stream_receives() {
     if (op->error != 0) {  // the sender is not granted the rest: the message ends failed
       op->pieces_left -= pieces_of(op->len - op->next, piece_size_);
       if (op->pieces_left == 0) end_stream(op);
-    } else if (granted == 0) {
-      starting_streams_.push_back(op);
+    } else if (granted > 0 || op->len == 0) {  // an empty message: its grant proves the match
+      acknowledge(op->reply_to, clear_to_send_data(op->slot, granted, op->stream));
+      if (op->len == 0) end_stream(op);
     } else {
-      acknowledge(op->peer, clear_to_send_data(op->slot, granted, op->stream));
+      starting_streams_.push_back(op);
     }
   }
 }
@@ -175,8 +198,11 @@ void OfiTransport::post_stream_receives() {
 void OfiTransport::finish_piece(Op* piece, const Outcome& o) {
   Op* parent = piece->parent;
   if (o.error != 0) parent->error = o.error;
-  if (piece->bounced && o.error == 0)
-    std::memcpy(piece->user_buf, piece->bounce.data(), std::min(o.len, piece->capacity));
+  if (piece->bounced && o.error == 0 &&
+      !copy_for_receive(piece->buffer_kind, piece->user_buf, piece->bounce.data(),
+                        std::min(o.len, piece->capacity))
+           .ok())
+    parent->error = FI_EIO;
   give_back(piece);
   --parent->pieces_left;
   if (parent->kind == Op::Kind::kSegmented) return end_segmented(parent);

@@ -9,6 +9,7 @@
 #include <rdma/fi_endpoint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,13 +35,14 @@ OfiTransport::~OfiTransport() {
     if (f != nullptr) fi_close(f);
   }
   if (info_ != nullptr) ofi::library()->freeinfo(info_);
-  for (int fd : {epoll_fd_, wake_fd_})
+  for (int fd : {epoll_fd_, wake_fd_, recheck_fd_})
     if (fd >= 0) close(fd);
 }
 
 Status OfiTransport::init(const OfiOptions& o) {
   name_ = "ofi(" + o.provider + ")";
   rank_ = o.rank;
+  job_size_ = o.world_size;
   address_of_ = o.address_of;
   WEFT_TRY(ofi::provider_info(o.provider, &info_));
   inject_size_ = info_->tx_attr->inject_size;
@@ -51,8 +53,6 @@ Status OfiTransport::init(const OfiOptions& o) {
     const char* size = std::getenv("FI_OFI_RXM_BUFFER_SIZE");
     bounce_below_ = size != nullptr ? size_t(std::atol(size)) : 16384;
   }
-  // A receive shorter than a segmented message's announcement takes it whole in a bounce buffer.
-  bounce_below_ = std::max(bounce_below_, kAnnounceBytes);
   long rc = ofi::library()->fabric(info_->fabric_attr, &fabric_, nullptr);
   if (rc == 0) rc = fi_domain(fabric_, info_, &domain_, nullptr);
   if (rc != 0) return ofi_error("fi_fabric/fi_domain (" + o.provider + ")", rc);
@@ -75,12 +75,15 @@ Status OfiTransport::init(const OfiOptions& o) {
   size_t len = address_.size();
   if ((rc = fi_getname(&ep_->fid, address_.data(), &len)) != 0) return ofi_error("fi_getname", rc);
   address_.resize(len);
+  // A receive shorter than a segmented message's announcement takes it whole in a bounce buffer.
+  bounce_below_ = std::max(bounce_below_, kAnnounceHeaderBytes + address_.size());
   int cq_fd = -1;
   if ((rc = fi_control(&cq_->fid, FI_GETWAIT, &cq_fd)) != 0)
     return ofi_error("fi_control(FI_GETWAIT)", rc);
   wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  recheck_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
-  for (int fd : {cq_fd, wake_fd_}) {
+  for (int fd : {cq_fd, wake_fd_, recheck_fd_}) {
     epoll_event e{};
     e.events = EPOLLIN;
     e.data.fd = fd;
@@ -96,10 +99,22 @@ Status OfiTransport::connect(int peer, const std::vector<uint8_t>& address) {
     addrs_.resize(size_t(peer) + 1, FI_ADDR_NOTAVAIL);
     rma_in_flight_.resize(size_t(peer) + 1, 0);
   }
+  return address_handle(address, &addrs_[size_t(peer)]);
+}
+
+// Inserted once per address, whichever rank or announcement names it: a process of another job
+// (spawn, connect) is known by a rank of this process's numbering and announces itself by its
+// address.
+Status OfiTransport::address_handle(const std::vector<uint8_t>& address, fi_addr_t* out) {
+  if (const auto known = handles_.find(address); known != handles_.end()) {
+    *out = known->second;
+    return Status::success();
+  }
   fi_addr_t a = FI_ADDR_NOTAVAIL;
   const int n = fi_av_insert(av_, address.data(), 1, &a, 0, nullptr);
-  if (n != 1) return ofi_error("fi_av_insert of rank " + std::to_string(peer), n < 0 ? n : -FI_EINVAL);
-  addrs_[size_t(peer)] = a;
+  if (n != 1) return ofi_error("fi_av_insert", n < 0 ? n : -FI_EINVAL);
+  handles_.emplace(address, a);
+  *out = a;
   return Status::success();
 }
 
@@ -112,14 +127,30 @@ unsigned OfiTransport::progress() {
   return n;
 }
 
+// Besides the completion queue, a sleeper must not miss a message a probe looks for: ofi_rxm
+// gives none a completion (missed_by_probes), and tcp 1.17 can hold one it has read from the
+// socket, so that fi_trywait succeeds and nothing wakes the sleeper (docs/platform-facts.md
+// §5.11). While probes wait, a timer therefore wakes the sleeper to look again: first after
+// kFirstRecheckNs, twice as long after each recheck that found nothing, at most kLastRecheckNs.
 bool OfiTransport::arm() {
   if (!pending_acks_.empty() || ack_recv_missing_ || !starting_streams_.empty() ||
       !ready_sends_.empty())
     return false;
-  uint64_t woken = 0;
-  if (read(wake_fd_, &woken, sizeof woken) == ssize_t(sizeof woken)) return false;
+  uint64_t count = 0;
+  if (read(wake_fd_, &count, sizeof count) == ssize_t(sizeof count)) return false;
+  const bool rechecked = read(recheck_fd_, &count, sizeof count) == ssize_t(sizeof count);
+  const bool probing = !missed_probes_.empty();
+  if (missed_by_probes()) {
+    recheck_ns_ = kFirstRecheckNs;
+    return false;
+  }
   fid* f = &cq_->fid;
-  return fi_trywait(fabric_, &f, 1) == FI_SUCCESS;
+  if (fi_trywait(fabric_, &f, 1) != FI_SUCCESS) return false;
+  recheck_ns_ = rechecked ? std::min(2 * recheck_ns_, kLastRecheckNs) : kFirstRecheckNs;
+  itimerspec t{};
+  if (probing) t.it_value = {recheck_ns_ / 1000000000L, recheck_ns_ % 1000000000L};
+  timerfd_settime(recheck_fd_, 0, &t, nullptr);
+  return true;
 }
 
 void OfiTransport::wake() {
@@ -134,24 +165,33 @@ Status OfiTransport::flush() {
 
 unsigned OfiTransport::drain() {
   unsigned n = 0;
-  fi_cq_tagged_entry e[16];
-  for (;;) {
-    const ssize_t got = fi_cq_read(cq_, e, 16);
-    if (got > 0) {
-      for (ssize_t i = 0; i < got; ++i)
-        finish(static_cast<Op*>(e[i].op_context), {0, e[i].flags, e[i].data, e[i].tag, e[i].len});
-      n += unsigned(got);
-    } else if (got == -FI_EAVAIL) {
-      fi_cq_err_entry err{};
-      if (fi_cq_readerr(cq_, &err, 0) <= 0) break;
-      finish(static_cast<Op*>(err.op_context),
-             {std::abs(err.err), err.flags, err.data, err.tag, err.len});
-      ++n;
-    } else {
-      break;
-    }
+  for (ssize_t got; (got = read_batch()) > 0;) n += unsigned(got);
+  return n;
+}
+
+unsigned OfiTransport::read_until(const bool& answered) {
+  unsigned n = 0;
+  while (!answered) {
+    const ssize_t got = read_batch();
+    if (got > 0) n += unsigned(got);
   }
   return n;
+}
+
+ssize_t OfiTransport::read_batch() {
+  fi_cq_tagged_entry e[16];
+  const ssize_t got = fi_cq_read(cq_, e, 16);
+  if (got > 0) {
+    for (ssize_t i = 0; i < got; ++i)
+      finish(static_cast<Op*>(e[i].op_context), {0, e[i].flags, e[i].data, e[i].tag, e[i].len});
+    return got;
+  }
+  if (got != -FI_EAVAIL) return -FI_EAGAIN;
+  fi_cq_err_entry err{};
+  if (fi_cq_readerr(cq_, &err, 0) <= 0) return -FI_EAGAIN;
+  finish(static_cast<Op*>(err.op_context),
+         {std::abs(err.err), err.flags, err.data, err.tag, err.len});
+  return 1;
 }
 
 void OfiTransport::finish(Op* op, const Outcome& outcome) {

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,21 +32,26 @@ struct Outcome {
 // acknowledgement (with the slot only).
 inline constexpr uint64_t kSegmentedFlag = uint64_t{1} << 63;
 inline constexpr uint64_t kSyncFlag = uint64_t{1} << 62;
-inline constexpr size_t kAnnounceBytes = 16;  // a segmented message's announcement
+// A segmented message's announcement: this header, then the sender's endpoint address.
+inline constexpr size_t kAnnounceHeaderBytes = 16;
 inline constexpr size_t kSmallestPiece = 64;  // WEFT_OFI_MAX_MSG's floor
 // The whole length of the message a completion or probe reports, when it announces a segmented
-// one; else 0. A probe's (`peek`) has the remote data without the FI_REMOTE_CQ_DATA flag in
-// ofi_rxm 1.17.
-size_t segmented_length(const Outcome& o, bool peek = false);
+// one (0 bytes is a length too); else none. A probe's (`peek`) has the remote data without the
+// FI_REMOTE_CQ_DATA flag in ofi_rxm 1.17.
+std::optional<size_t> segmented_length(const Outcome& o, bool peek = false);
 
 // A zero-byte message on the acknowledgement bits still to send: a synchronous send's
 // acknowledgement or a clear-to-send, by its remote data.
 struct PendingAck {
-  int peer;
+  fi_addr_t dest;
   uint64_t data;
 };
 
-
+// The match bits and mask of a probe that found nothing.
+struct ProbePattern {
+  uint64_t bits, mask;
+  bool operator==(const ProbePattern&) const = default;
+};
 
 class OfiTransport final : public Transport {
  public:
@@ -117,17 +124,28 @@ class OfiTransport final : public Transport {
   }
 
   unsigned drain();
+  // Reads completions until `answered` is set, and no further; returns how many it handled.
+  unsigned read_until(const bool& answered);
+  // One read of up to a batch of completions, handled; -FI_EAGAIN when there were none.
+  ssize_t read_batch();
   void finish(Op* op, const Outcome& outcome);
 
   // Messages (ofi_messages.cpp).
   iovec receive_buffer(Op* op, void* buf, size_t len);
   Status post_ack_recv();
   bool probe(uint64_t bits, uint64_t mask, bool claim, ProbeResult* out);
+  ssize_t peek(uint64_t bits, uint64_t mask, uint64_t flags, Op* op);
+  bool missed_by_probes();
   void finish_probe(Op* op, const Outcome& outcome);
   void finish_ack(Op* op, const Outcome& outcome);
   void finish_recv(Op* op, const Outcome& outcome);
   void end_send(Op* op, int error);
-  void acknowledge(int peer, uint64_t data);
+  // The address vector's entry for world rank `peer`, connected on demand; FI_ADDR_NOTAVAIL
+  // where it cannot be.
+  fi_addr_t rank_address(int peer);
+  // The address vector's entry for an endpoint address, inserted once.
+  Status address_handle(const std::vector<uint8_t>& address, fi_addr_t* out);
+  void acknowledge(fi_addr_t dest, uint64_t data);
   void send_acks();
 
   // Segmented messages (ofi_segments.cpp).
@@ -152,6 +170,7 @@ class OfiTransport final : public Transport {
 
   std::string name_;
   int rank_ = 0;
+  int job_size_ = 1;  // peers from here on are processes of other jobs (spawn, connect)
   std::function<Status(int, std::vector<uint8_t>*)> address_of_;
   fi_info* info_ = nullptr;
   fid_fabric* fabric_ = nullptr;
@@ -164,14 +183,20 @@ class OfiTransport final : public Transport {
   size_t bounce_below_ = 0;  // receives shorter than this go through a bounce buffer
   std::vector<uint8_t> address_;
   std::vector<fi_addr_t> addrs_;  // by world rank; FI_ADDR_NOTAVAIL until connected
+  std::map<std::vector<uint8_t>, fi_addr_t> handles_;  // every endpoint address inserted
   int wake_fd_ = -1, epoll_fd_ = -1;
+  int recheck_fd_ = -1;  // a timerfd: wakes a sleeper whose probes wait (arm())
+  static constexpr long kFirstRecheckNs = 100 * 1000, kLastRecheckNs = 20 * 1000 * 1000;
+  long recheck_ns_ = kFirstRecheckNs;
   OpPool ops_;
   std::vector<PendingAck> pending_acks_;
   bool ack_recv_missing_ = false;
   long sends_in_flight_ = 0;
   std::vector<Op*> ready_sends_;  // segmented sends cleared, their pieces still to send
   std::vector<Op*> starting_streams_;  // segmented receives with pieces to post and grant
-  std::vector<char> scratch_;  // where pieces past a receive buffer's end land
+  // Probes that found nothing since the last arm(), which looks for their messages again.
+  std::vector<ProbePattern> missed_probes_;
+  static constexpr size_t kMostMissedProbes = 64;
 
   bool hmem_ = false;          // FI_HMEM granted: device buffers registered and passed
   bool rma_ = false;           // FI_RMA granted

@@ -1,7 +1,7 @@
 /* MPI_Comm_spawn and MPI_Comm_spawn_multiple: the parents (any size) start 1 child, then 1 + 2
  * children from two commands (this program again, told apart by its arguments), and each time
- * both sides check the intercommunicator: sizes, MPI_APPNUM, point-to-point both ways, a bcast
- * rooted on either side, an allreduce, the merge into one intracommunicator, and disconnect. */
+ * both sides check the intercommunicator: sizes, MPI_APPNUM, point-to-point both ways (short
+ * and longer messages), a bcast rooted on either side, an allreduce, the merge into one intracommunicator, and disconnect. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -34,6 +34,34 @@ static void exercise(MPI_Comm inter, int parents) {
     CHECK(v == 100 + rank);
     v = 200 + rank;
     CHECK_MPI(MPI_Send(&v, 1, MPI_INT, rank % remote, 8, inter));
+  }
+
+  /* Longer messages, which go as pieces over libfabric with a small WEFT_OFI_MAX_MSG (the
+   * receiver grants the pieces to the sender's address, its rank being of another job): parent 0
+   * sends each child kLong ints and then none synchronously, each child sends them back to a
+   * parent. */
+  enum { kLong = 300 };
+  int longer[kLong];
+  if (parents) {
+    for (int r = 0; rank == 0 && r < remote; ++r) {
+      for (int i = 0; i < kLong; ++i) longer[i] = r * 1000 + i;
+      CHECK_MPI(MPI_Ssend(longer, kLong, MPI_INT, r, 9, inter));
+      CHECK_MPI(MPI_Ssend(NULL, 0, MPI_INT, r, 11, inter));  /* empty: acknowledged all the same */
+    }
+    for (int r = rank; r < remote; r += size) {
+      MPI_Status st;
+      CHECK_MPI(MPI_Recv(longer, kLong, MPI_INT, MPI_ANY_SOURCE, 10, inter, &st));
+      for (int i = 0; i < kLong; ++i) CHECK(longer[i] == st.MPI_SOURCE * 1000 + i);
+    }
+  } else {
+    CHECK_MPI(MPI_Recv(longer, kLong, MPI_INT, 0, 9, inter, MPI_STATUS_IGNORE));
+    for (int i = 0; i < kLong; ++i) CHECK(longer[i] == rank * 1000 + i);
+    MPI_Status st;
+    int count = -1;
+    CHECK_MPI(MPI_Recv(longer, kLong, MPI_INT, 0, 11, inter, &st));
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(count == 0);
+    CHECK_MPI(MPI_Send(longer, kLong, MPI_INT, rank % remote, 10, inter));
   }
 
   /* A bcast from the parents' rank 0, then one from the children's rank 0. */
