@@ -112,6 +112,10 @@ class Segment {
     return cells_ + ring_index(from, to) * ring_cells() * kCell;
   }
   CopySlot* copy_slot(int from, int to) const { return slots_ + ring_index(from, to); }
+  // Maps the pages of the rings local rank `local` writes and reads into this process now, so
+  // that the first lap of messages through them takes no page fault on its way (a fault costs
+  // microseconds; a 256 KiB ring is 64 pages). Leaves their contents as they are.
+  void prefault_rings(int local) const;
   // The bytes of one region for `local_size` ranks and slots of `payload` bytes.
   static size_t region_bytes(size_t local_size, size_t payload) {
     return kCell + local_size * (kRegionSlots * (kCell + payload) + kRegionLines * kCell);

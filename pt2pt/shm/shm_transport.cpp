@@ -55,6 +55,7 @@ Status ShmTransport::attach(const ShmOptions& o, std::unique_ptr<ShmTransport>* 
   t->local_of_.assign(size_t(o.local_peers.back()) + 1, -1);
   for (int i = 0; i < local_size; ++i) t->local_of_[size_t(o.local_peers[size_t(i)])] = i;
   const size_t cells = segment->ring_cells();
+  segment->prefault_rings(local);
   for (int p = 0; p < local_size; ++p) {
     t->out_.emplace_back(segment->ring_control(local, p), segment->ring_cells(local, p), cells);
     t->in_.emplace_back(segment->ring_control(p, local), segment->ring_cells(p, local), cells);
