@@ -14,16 +14,36 @@
 namespace weft::profile {
 namespace {
 
-// MPI_Type_size without the error handler: a handle the call ignored may be anything, and a
-// datatype error would otherwise reach MPI_COMM_SELF's handler, fatal by default.
+// While one lives, the profiler's own calls about a handle return their errors instead of
+// reaching an error handler (fatal by default): the handle may be one the call ignores, or a bad
+// one the call itself is about to report (an untimed call is counted before it runs). Errors
+// without a valid communicator go to MPI_COMM_WORLD's or MPI_COMM_SELF's handler.
+class QuietErrors {
+ public:
+  QuietErrors() {
+    for (int i = 0; i < 2; ++i) {
+      PMPI_Comm_get_errhandler(kComms[i], &previous_[i]);
+      PMPI_Comm_set_errhandler(kComms[i], MPI_ERRORS_RETURN);
+    }
+  }
+  ~QuietErrors() {
+    for (int i = 0; i < 2; ++i) {
+      PMPI_Comm_set_errhandler(kComms[i], previous_[i]);
+      PMPI_Errhandler_free(&previous_[i]);
+    }
+  }
+  QuietErrors(const QuietErrors&) = delete;
+  QuietErrors& operator=(const QuietErrors&) = delete;
+
+ private:
+  static constexpr MPI_Comm kComms[2] = {MPI_COMM_WORLD, MPI_COMM_SELF};
+  MPI_Errhandler previous_[2] = {MPI_ERRHANDLER_NULL, MPI_ERRHANDLER_NULL};
+};
+
 MPI_Count quiet_type_size(MPI_Datatype datatype) {
-  MPI_Errhandler previous = MPI_ERRHANDLER_NULL;
-  PMPI_Comm_get_errhandler(MPI_COMM_SELF, &previous);
-  PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  QuietErrors quiet;
   MPI_Count size = 0;
   if (PMPI_Type_size_c(datatype, &size) != MPI_SUCCESS || size < 0) size = 0;
-  PMPI_Comm_set_errhandler(MPI_COMM_SELF, previous);
-  PMPI_Errhandler_free(&previous);
   return size;
 }
 
@@ -48,6 +68,7 @@ struct LastTranslation {
 thread_local LastTranslation t_last;
 
 std::shared_ptr<const WorldRanks> translate(MPI_Comm comm) {
+  QuietErrors quiet;
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
   MPI_Group group = MPI_GROUP_NULL, world_group = MPI_GROUP_NULL;
@@ -79,6 +100,7 @@ int world_rank_of(MPI_Comm comm, int rank) {
     }
     if (!ranks) {
       ranks = translate(comm);
+      if (ranks->empty()) return MPI_UNDEFINED;  // not a communicator (the call will say so)
       std::lock_guard<std::mutex> hold(t.mutex);
       t.by_comm[comm] = ranks;
     }
