@@ -46,12 +46,6 @@ ReduceKernel kernel_of(MPI_Op op, MPI_Datatype type, size_t elem) {
 
 bool on_host(const void* a, const void* b) { return !gpu::on_device(a) && !gpu::on_device(b); }
 
-// A buffer the general path would accept for `bytes` (MPI_IN_PLACE only where a caller allows it
-// and has replaced it).
-bool usable(const void* buf, size_t bytes) {
-  return buf != MPI_IN_PLACE && (buf != nullptr || bytes == 0);
-}
-
 // Whether the cost model gives this call to the region algorithm of `kind`. The model is asked
 // only when the sizes, root or in-place use differ from the last call of the kind (describe()
 // fills in what the C API would for the general path); a call that takes the short path is
@@ -122,7 +116,7 @@ bool short_bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, MPI_Co
   Short s;
   size_t bytes = 0, elem = 0;
   if (!short_comm(comm, &s) || !plain_bytes(count, type, &bytes, &elem) || root < 0 ||
-      root >= s.comm->size || !usable(buf, bytes) || !on_host(buf, nullptr))
+      root >= s.comm->size || !plain_buffer(buf, bytes) || !on_host(buf, nullptr))
     return false;
   if (!region_chosen(s, CollKind::kBcast, bytes, root, false, [&](CollArgs& a) {
         a.root = root;
@@ -151,8 +145,8 @@ bool short_reduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datat
     return false;
   const bool is_root = s.comm->rank == root, in_place = sendbuf == MPI_IN_PLACE;
   const void* mine = in_place ? recvbuf : sendbuf;
-  if ((in_place && !is_root) || !usable(mine, bytes) ||
-      (is_root && (!usable(recvbuf, bytes) || sendbuf == recvbuf)) ||
+  if ((in_place && !is_root) || !plain_buffer(mine, bytes) ||
+      (is_root && (!plain_buffer(recvbuf, bytes) || sendbuf == recvbuf)) ||
       !on_host(mine, is_root ? recvbuf : nullptr))
     return false;
   if (!region_chosen(s, CollKind::kReduce, bytes, root, in_place, [&](CollArgs& a) {
@@ -177,7 +171,7 @@ bool short_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Da
     return false;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const void* mine = in_place ? recvbuf : sendbuf;
-  if (!usable(mine, bytes) || !usable(recvbuf, bytes) || sendbuf == recvbuf ||
+  if (!plain_buffer(mine, bytes) || !plain_buffer(recvbuf, bytes) || sendbuf == recvbuf ||
       !on_host(mine, recvbuf))
     return false;
   if (!region_chosen(s, CollKind::kAllreduce, bytes, 0, in_place, [&](CollArgs& a) {
@@ -197,8 +191,8 @@ bool short_allgather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype send
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!short_comm(comm, &s) || !plain_bytes(recvcount, recvtype, &block, &elem) ||
       (!in_place && (!plain_bytes(sendcount, sendtype, &sent, &elem) || sent != block ||
-                     !usable(sendbuf, block))) ||
-      !usable(recvbuf, block * size_t(s.comm->size)) ||
+                     !plain_buffer(sendbuf, block))) ||
+      !plain_buffer(recvbuf, block * size_t(s.comm->size)) ||
       !on_host(in_place ? nullptr : sendbuf, recvbuf))
     return false;
   const int size = s.comm->size;
@@ -227,7 +221,7 @@ bool short_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     return false;
   const int size = s.comm->size;
   const size_t all = block * size_t(size);
-  if (!usable(sendbuf, all) || !usable(recvbuf, all) || !on_host(sendbuf, recvbuf) ||
+  if (!plain_buffer(sendbuf, all) || !plain_buffer(recvbuf, all) || !on_host(sendbuf, recvbuf) ||
       !region_chosen(s, CollKind::kAlltoall, block, 0, false, [&](CollArgs& a) {
         for (int r = 0; r < size; ++r) a.recv_blocks.push_back({size_t(r) * block, block});
         a.send_blocks = a.recv_blocks;
@@ -260,8 +254,8 @@ bool short_reduce_scatter_block(const void* sendbuf, void* recvbuf, MPI_Count re
   const size_t all = block * size_t(size);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const void* mine = in_place ? recvbuf : sendbuf;
-  if (!usable(mine, all) || !usable(recvbuf, in_place ? all : block) || sendbuf == recvbuf ||
-      !on_host(mine, recvbuf))
+  if (!plain_buffer(mine, all) || !plain_buffer(recvbuf, in_place ? all : block) ||
+      sendbuf == recvbuf || !on_host(mine, recvbuf))
     return false;
   if (!region_chosen(s, CollKind::kReduceScatter, block, 0, in_place, [&](CollArgs& a) {
         for (int r = 0; r < size; ++r) a.blocks.push_back({size_t(r) * block, block});

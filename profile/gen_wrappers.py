@@ -49,11 +49,17 @@ def is_send(fn):
     return {"dest", "comm"} <= names and byte_count(fn) is not None
 
 
+def remembers_request(fn):
+    """A persistent send's _init call: its traffic is counted at each start, by the request it
+    returns."""
+    return is_send(fn) and (fn.name.endswith("_init") or fn.name.endswith("_init_c"))
+
+
 def untimed_path(fn, call):
     """The lines of fn's wrapper for a call that goes untimed: counted first, then passed on as
     a tail call; None for a function whose counts need what the call returns (a persistent
     send's request)."""
-    if is_send(fn) and (fn.name.endswith("_init") or fn.name.endswith("_init_c")):
+    if remembers_request(fn):
         return None
     bytes_expr = byte_count(fn) or "0"
     lines = [f"  if (ThreadLog* weft_log = untimed_call(k{fn.name})) {{",
@@ -77,12 +83,11 @@ def timed_body(fn, call):
              "  const Tick weft_end = end_of(weft_start);",
              f"  const uint64_t weft_bytes = {f'{ok} ? {bytes_expr} : 0' if bytes_expr else '0'};"]
     peer = "kNoPeer"
-    if is_send(fn):
-        if fn.name.endswith("_init") or fn.name.endswith("_init_c"):
-            lines.append(f"  if ({ok}) remember_send(*request, comm, dest, weft_bytes);")
-        else:
-            lines.append(f"  const int weft_peer = {ok} ? sent(comm, dest, weft_bytes) : kNoPeer;")
-            peer = "weft_peer"
+    if remembers_request(fn):
+        lines.append(f"  if ({ok}) remember_send(*request, comm, dest, weft_bytes);")
+    elif is_send(fn):
+        lines.append(f"  const int weft_peer = {ok} ? sent(comm, dest, weft_bytes) : kNoPeer;")
+        peer = "weft_peer"
     if fn.name in STARTS:
         lines.append(f"  if ({ok}) {STARTS[fn.name]};")
     lines.append(f"  end_call(k{fn.name}, weft_start, weft_end, weft_site, weft_bytes, {peer});")

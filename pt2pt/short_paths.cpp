@@ -17,8 +17,8 @@ const Comm* plain_call(World& w, MPI_Comm comm, const void* buf, MPI_Count count
                        MPI_Datatype type, size_t* bytes) {
   const Comm* c = w.comms.find(comm);
   size_t elem = 0;
-  if (c == nullptr || !plain_bytes(count, type, bytes, &elem) || buf == MPI_IN_PLACE ||
-      (buf == nullptr && *bytes != 0) || gpu::on_device(buf))
+  if (c == nullptr || !plain_bytes(count, type, bytes, &elem) || !plain_buffer(buf, *bytes) ||
+      gpu::on_device(buf))
     return nullptr;
   return c;
 }

@@ -46,6 +46,11 @@ const PredefinedType& predefined_type(MPI_Datatype h);
 // its elements back to back (size equal to extent, not zero) and count is not negative; false
 // otherwise. The short paths (coll/region_short.cpp, pt2pt/short_paths.cpp) take only these.
 bool plain_bytes(MPI_Count count, MPI_Datatype type, size_t* bytes, size_t* elem);
+// A buffer the general path would accept for `bytes`: not MPI_IN_PLACE (a short path that allows
+// it has replaced it), and not null unless empty.
+inline bool plain_buffer(const void* buf, size_t bytes) {
+  return buf != MPI_IN_PLACE && (buf != nullptr || bytes == 0);
+}
 
 // MPI_Type_get_value_index (MPI 4.1 §6.9.4): the predefined pair type of a value type and an
 // index type (MPI_FLOAT and MPI_INT: MPI_FLOAT_INT; Fortran's MPI_REAL twice: MPI_2REAL), or
