@@ -153,8 +153,12 @@ struct Algorithm {
   // span nodes.
   bool node_aware = false;
   // Moves data through the communicator's node region (coll/node_region.hpp): takes only calls
-  // with region_bytes set, at most that many bytes per rank.
+  // with region_bytes set, at most that many bytes per rank (unless by reference).
   bool node_region = false;
+  // Posts only addresses in the region, and reads the other ranks' buffers where they lie
+  // (process_vm_readv), so the region's room does not limit the bytes. The short paths
+  // (coll/region_short.hpp) leave these to the general path.
+  bool by_reference = false;
 };
 
 }  // namespace weft::coll

@@ -47,20 +47,45 @@ Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Comp
   return pt2pt::start_coll_recv(*r.comm, buf, bytes, r.rank, tag(lane), c);
 }
 
-bool CommChannel::try_region(const RegionWait& w) {
+bool CommChannel::try_region(RegionWait& w) {
+  if (w.post && w.how.by_reference) return try_post_reference(w);
+  if (w.post) {
+    return comm_->region.held->region->try_post(region_call(w.how.which), w.buf, w.bytes,
+                                                 w.peer_or_readers);
+  }
+  return try_fetch(w);
+}
+
+bool CommChannel::try_post_reference(RegionWait& w) {
   NodeRegion* region = comm_->region.held->region.get();
-  if (w.post) return region->try_post(region_call(), w.buf, w.bytes, w.peer_or_readers);
+  const uint64_t call = region_call(w.how.which);
+  if (!w.published)
+    w.published = region->try_post_reference(call, w.buf, w.bytes, w.peer_or_readers);
+  return w.published && region->fetched_by_all(call);
+}
+
+bool CommChannel::try_fetch(const RegionWait& w) {
+  NodeRegion* region = comm_->region.held->region.get();
+  const uint64_t call = region_call(w.how.which);
   const bool part = w.from != kWholePost;
   const size_t from = part ? w.from : 0;
   size_t posted = 0;
-  if (!region->try_fetch(w.peer_or_readers, region_call(), from, w.buf, w.bytes, &posted))
+  if (w.how.by_reference) {
+    const Read read = region->try_read(w.peer_or_readers, call, from, w.buf, w.bytes, &posted);
+    if (read == Read::kNotYet) return false;
+    if (read == Read::kFailed) {
+      w.c->error_class = MPI_ERR_OTHER;
+      return true;
+    }
+  } else if (!region->try_fetch(w.peer_or_readers, call, from, w.buf, w.bytes, &posted)) {
     return false;
+  }
   w.c->bytes = std::min(posted > from ? posted - from : 0, w.bytes);
   w.c->error_class = fetch_matches(posted, part, from, w.bytes) ? 0 : MPI_ERR_TRUNCATE;
   return true;
 }
 
-Status CommChannel::start_region(const RegionWait& w) {
+Status CommChannel::start_region(RegionWait w) {
   if (try_region(w)) {
     w.c->done = true;
   } else {
@@ -69,19 +94,23 @@ Status CommChannel::start_region(const RegionWait& w) {
   return Status::success();
 }
 
-Status CommChannel::start_post(const void* buf, size_t bytes, int readers, Completion* c) {
-  return start_region({true, readers, const_cast<void*>(buf), bytes, c});
+Status CommChannel::start_post(const void* buf, size_t bytes, int readers, RegionMove how,
+                               Completion* c) {
+  return start_region({true, readers, const_cast<void*>(buf), bytes, c, kWholePost, how});
 }
 
-Status CommChannel::start_fetch(int peer, size_t from, void* buf, size_t bytes, Completion* c) {
-  return start_region({false, peer, buf, bytes, c, from});
+Status CommChannel::start_fetch(int peer, size_t from, void* buf, size_t bytes, RegionMove how,
+                                Completion* c) {
+  return start_region({false, peer, buf, bytes, c, from, how});
 }
 
 bool CommChannel::region_ready() const {
   const NodeRegion* region = comm_->region.held->region.get();
   for (const RegionWait& w : region_waits_) {
-    if (w.post ? region->can_post(region_call(), w.bytes)
-               : region->has_posted(w.peer_or_readers, region_call()))
+    const uint64_t call = region_call(w.how.which);
+    if (w.post ? (w.published ? region->fetched_by_all(call)
+                              : region->can_post(call, w.how.by_reference ? 0 : w.bytes))
+               : region->has_posted(w.peer_or_readers, call))
       return true;
   }
   return false;

@@ -26,8 +26,10 @@ class CommChannel final : public Channel {
   Status start_send(int peer, int lane, const void* buf, size_t bytes, Completion* c) override;
   Status start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) override;
   // Through the communicator's node region (coll/node_region.hpp), with the call's number.
-  Status start_post(const void* buf, size_t bytes, int readers, Completion* c) override;
-  Status start_fetch(int peer, size_t from, void* buf, size_t bytes, Completion* c) override;
+  Status start_post(const void* buf, size_t bytes, int readers, RegionMove how,
+                    Completion* c) override;
+  Status start_fetch(int peer, size_t from, void* buf, size_t bytes, RegionMove how,
+                     Completion* c) override;
   unsigned poll_region() override;
   bool region_ready() const override;
 
@@ -40,12 +42,21 @@ class CommChannel final : public Channel {
     size_t bytes;
     Completion* c;
     size_t from = kWholePost;  // a fetch's start in the post
+    RegionMove how = {};
+    bool published = false;  // a post by reference: made, now waiting for its fetches
   };
-  bool try_region(const RegionWait& w);
+  // Whether `w` has completed (making progress on it).
+  bool try_region(RegionWait& w);
+  bool try_post_reference(RegionWait& w);
+  bool try_fetch(const RegionWait& w);
   // Completes `w` at once if it can, else keeps it for poll_region.
-  Status start_region(const RegionWait& w);
-  // The run's number in the node region: every rank's same run of the same call has it.
-  uint64_t region_call() const { return region_call_number(seq_, runs_); }
+  Status start_region(RegionWait w);
+  // The number in the node region of the run's post `which`: every rank's same run of the same
+  // call has it.
+  uint64_t region_call(int which) const {
+    const uint64_t call = region_call_number(seq_, runs_);
+    return which == 0 ? call : second_post(call);
+  }
 
   struct Route {
     const Comm* comm;

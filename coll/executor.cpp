@@ -10,11 +10,11 @@
 
 namespace weft::coll {
 
-Status Channel::start_post(const void*, size_t, int, Completion*) {
+Status Channel::start_post(const void*, size_t, int, RegionMove, Completion*) {
   return Status::error(MPI_ERR_INTERN, "a node-region collective on a channel without a region");
 }
 
-Status Channel::start_fetch(int, size_t, void*, size_t, Completion*) {
+Status Channel::start_fetch(int, size_t, void*, size_t, RegionMove, Completion*) {
   return Status::error(MPI_ERR_INTERN, "a node-region collective on a channel without a region");
 }
 
@@ -190,10 +190,11 @@ void Executor::start_transfer(StepId id, const Step& step) {
         s = channel_->start_recv(step.peer, step.lane, buf, step.bytes, c);
         break;
       case StepKind::kPost:
-        s = channel_->start_post(buf, step.bytes, step.peer, c);
+        s = channel_->start_post(buf, step.bytes, step.peer, {step.lane, step.by_reference}, c);
         break;
       default:
-        s = channel_->start_fetch(step.peer, step.from, buf, step.bytes, c);
+        s = channel_->start_fetch(step.peer, step.from, buf, step.bytes,
+                                  {step.lane, step.by_reference}, c);
         break;
     }
   }

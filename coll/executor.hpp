@@ -17,6 +17,13 @@
 
 namespace weft::coll {
 
+// Which of a rank's posts in the call a region step concerns, and whether it moves the data
+// by reference (Step::lane and Step::by_reference).
+struct RegionMove {
+  int which = 0;
+  bool by_reference = false;
+};
+
 // Where the executor's messages go: the communicator's collective context in the library,
 // an in-memory matcher in the tests. Completions stay valid until they report done.
 class Channel {
@@ -24,12 +31,14 @@ class Channel {
   virtual ~Channel() = default;
   virtual Status start_send(int peer, int lane, const void* buf, size_t bytes, Completion* c) = 0;
   virtual Status start_recv(int peer, int lane, void* buf, size_t bytes, Completion* c) = 0;
-  // Node-region steps (coll/schedule.hpp): posting `bytes` of `buf` for `readers` ranks, and
-  // fetching what `peer` posted into `buf` (c->bytes: what it posted). A channel without a
-  // region refuses them.
-  virtual Status start_post(const void* buf, size_t bytes, int readers, Completion* c);
+  // Node-region steps (coll/schedule.hpp): posting `bytes` of `buf` for `readers` fetches, and
+  // fetching what `peer` posted into `buf` (c->bytes: what it posted), each as `how` says. A
+  // channel without a region refuses them.
+  virtual Status start_post(const void* buf, size_t bytes, int readers, RegionMove how,
+                            Completion* c);
   // `from`: where in the post the bytes start, or kWholePost (coll/schedule.hpp).
-  virtual Status start_fetch(int peer, size_t from, void* buf, size_t bytes, Completion* c);
+  virtual Status start_fetch(int peer, size_t from, void* buf, size_t bytes, RegionMove how,
+                             Completion* c);
   // Completes the posts and fetches that can now complete; returns how many did.
   virtual unsigned poll_region() { return 0; }
   // Whether poll_region would complete one now (read only).

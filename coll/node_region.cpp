@@ -5,12 +5,22 @@
 #include <atomic>
 #include <cstring>
 
+#include "pt2pt/shm/cross_memory.hpp"
 #include "pt2pt/shm/shm_transport.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::coll {
 namespace {
+
+// A post by reference: where the data lies in its owner's memory. Its header's byte count is
+// kByReference, which no post by copy has.
+struct Reference {
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+};
+static_assert(sizeof(Reference) <= shm::kLinePayload);
+constexpr uint32_t kByReference = UINT32_MAX;
 
 // Rank 0's part: takes a free region for a communicator of `size` ranks and empties its slots
 // and lines; -1 when every region is held.
@@ -91,10 +101,49 @@ bool NodeRegion::try_fetch(int member, uint64_t call, size_t from, void* buf, si
   *bytes = p.head->bytes;
   const size_t n = from < *bytes ? std::min(room, *bytes - from) : 0;
   if (n > 0) std::memcpy(buf, p.payload + from, n);
-  // The last fetcher frees the place; its owner may be asleep waiting to post in it again.
+  fetched(member, p);
+  return true;
+}
+
+void NodeRegion::fetched(int member, const Place& p) {
+  // The last fetcher frees the place; its owner may be asleep waiting to post in it again, or
+  // for its post by reference to be read.
   if (p.head->readers_left.fetch_sub(1, std::memory_order_acq_rel) == 1)
     node_->wake_after_publishing({&locals_[size_t(member)], 1});
+}
+
+bool NodeRegion::try_post_reference(uint64_t call, const void* buf, size_t bytes, int fetches) {
+  const Reference ref{reinterpret_cast<uint64_t>(buf), bytes};
+  const Place p = place(rank_, call, sizeof ref);
+  if (p.head->readers_left.load(std::memory_order_acquire) != 0) return false;
+  std::memcpy(p.payload, &ref, sizeof ref);
+  p.head->bytes = kByReference;
+  p.head->readers_left.store(uint32_t(fetches), std::memory_order_relaxed);
+  p.head->call.store(call, std::memory_order_release);
+  node_->wake_after_publishing(locals_);
   return true;
+}
+
+bool NodeRegion::fetched_by_all(uint64_t call) const {
+  // Once this rank has posted again in the place, the post was fetched by all before.
+  const Place p = place(rank_, call, sizeof(Reference));
+  return p.head->call.load(std::memory_order_acquire) != call ||
+         p.head->readers_left.load(std::memory_order_acquire) == 0;
+}
+
+Read NodeRegion::try_read(int member, uint64_t call, size_t from, void* buf, size_t bytes,
+                          size_t* referred) {
+  const Place p = posted(member, call);
+  if (p.head == nullptr) return Read::kNotYet;
+  Reference ref;
+  std::memcpy(&ref, p.payload, sizeof ref);
+  *referred = p.head->bytes == kByReference ? ref.bytes : 0;
+  const size_t n = from < *referred ? std::min(bytes, *referred - from) : 0;
+  const bool ok =
+      n == 0 || shm::cross_memory_copy(node_->segment().peer(locals_[size_t(member)])->pid, true,
+                                       reinterpret_cast<uint64_t>(buf), ref.address + from, n);
+  fetched(member, p);
+  return ok ? Read::kDone : Read::kFailed;
 }
 
 bool NodeRegion::can_post(uint64_t call, size_t bytes) const {

@@ -34,6 +34,13 @@ namespace coll {
 // calls run many times under one sequence number). Every rank's same run has the same number.
 inline uint64_t region_call_number(uint32_t seq, uint32_t run) { return uint64_t(run) << 32 | seq; }
 
+// The number of a rank's second post in call `call` (a call posts at most twice per rank: see
+// Schedule::set_region_post). It goes in the same place as the first, once that is fetched.
+inline uint64_t second_post(uint64_t call) { return call | uint64_t(1) << 63; }
+
+// How a read of a post made by reference went.
+enum class Read { kNotYet, kDone, kFailed };
+
 // Whether a fetch of `bytes` matches a post of `posted` bytes: a whole post (`part` false) may
 // be shorter than expected but not longer (that would be cut); a part, starting `from` bytes
 // into the post, must be there in full.
@@ -63,6 +70,17 @@ class NodeRegion {
   bool can_post(uint64_t call, size_t bytes) const;
   bool has_posted(int member, uint64_t call) const;
 
+  // Posts by reference: only where `buf` lies (this process's memory) and its `bytes`, for
+  // `fetches` reads by the others (a rank may read several parts); false (nothing done) while
+  // the place still waits for fetchers of an earlier post. The buffer must stay as it is until
+  // fetched_by_all(call) (asked once the post is made).
+  bool try_post_reference(uint64_t call, const void* buf, size_t bytes, int fetches);
+  bool fetched_by_all(uint64_t call) const;
+  // Reads `bytes` of rank `member`'s post by reference in call `call`, from `from` bytes into
+  // it, to `buf` with process_vm_readv (one of its fetches). *posted: the bytes it refers to
+  // (0 for a post by copy); of a read beyond them, only what is there is made.
+  Read try_read(int member, uint64_t call, size_t from, void* buf, size_t bytes, size_t* posted);
+
  private:
   // Where a post lies: its header and its payload.
   struct Place {
@@ -73,6 +91,8 @@ class NodeRegion {
   Place place(int member, uint64_t call, size_t bytes) const;
   // Where `member`'s post of call `call` is; head null until it has posted.
   Place posted(int member, uint64_t call) const;
+  // One fetch of `member`'s post at `p` is done: the last frees the place and wakes its owner.
+  void fetched(int member, const Place& p);
 
   shm::ShmTransport* node_;
   int index_, rank_;

@@ -59,7 +59,7 @@ bool region_chosen(Short& s, CollKind kind, size_t bytes, int root, bool in_plac
     spec.args.kind = kind;
     describe(spec.args);
     const Algorithm* a = choose(*s.comm, spec);
-    c = {true, bytes, root, in_place, a->node_region, call_counter(*a)};
+    c = {true, bytes, root, in_place, a->node_region && !a->by_reference, call_counter(*a)};
   }
   if (!c.region) return false;
   if (c.calls != nullptr) c.calls->add(1);

@@ -15,11 +15,13 @@ constexpr const char* kNames[kNumCollKinds] = {
 
 // Linear reference forms last: on a tie the model prefers the structured algorithm. Node-aware
 // ones after the flat ones: where every node has one rank they cost the same. The node-region
-// (shm) ones take only calls of one node that fit the region (coll/node_region.hpp).
+// (shm) ones take only calls of one node that fit the region (coll/node_region.hpp); the
+// single_copy ones, calls of one node of any size (they post addresses only).
 const Algorithm* const kBarrier[] = {&kBarrierDissemination, &kBarrierShm, &kBarrierHierarchical,
                                      &kBarrierLinear};
 const Algorithm* const kBcast[] = {&kBcastBinomial, &kBcastScatterAllgather, &kBcastPipeline,
-                                   &kBcastShm,      &kBcastHierarchical,     &kBcastLinear};
+                                   &kBcastShm,      &kBcastSingleCopy,       &kBcastHierarchical,
+                                   &kBcastLinear};
 const Algorithm* const kReduce[] = {&kReduceBinomial, &kReduceRabenseifner, &kReduceShm,
                                     &kReduceHierarchical, &kReduceLinear};
 const Algorithm* const kAllreduce[] = {&kAllreduceRecursiveDoubling,
@@ -27,16 +29,17 @@ const Algorithm* const kAllreduce[] = {&kAllreduceRecursiveDoubling,
                                        &kAllreduceRing,
                                        &kAllreduceReduceBcast,
                                        &kAllreduceShm,
+                                       &kAllreduceSingleCopy,
                                        &kAllreduceHierarchical,
                                        &kAllreduceLinear};
 const Algorithm* const kGather[] = {&kGatherBinomial, &kGatherLinear};
 const Algorithm* const kScatter[] = {&kScatterBinomial, &kScatterLinear};
 const Algorithm* const kAllgather[] = {
     &kAllgatherRecursiveDoubling, &kAllgatherBruck, &kAllgatherRing, &kAllgatherShm,
-    &kAllgatherHierarchical,      &kAllgatherLinear};
+    &kAllgatherSingleCopy,        &kAllgatherHierarchical,    &kAllgatherLinear};
 const Algorithm* const kReduceScatter[] = {&kReduceScatterHalving, &kReduceScatterRing,
                                            &kReduceScatterPairwise, &kReduceScatterShm,
-                                           &kReduceScatterLinear};
+                                           &kReduceScatterSingleCopy, &kReduceScatterLinear};
 const Algorithm* const kAlltoall[] = {&kAlltoallBruck, &kAlltoallPairwise, &kAlltoallShm,
                                       &kAlltoallLinear};
 const Algorithm* const kScan[] = {&kScanRecursiveDoubling, &kScanLinear};

@@ -8,6 +8,7 @@ void Schedule::clear() {
   deps_.clear();
   scratch_bytes_ = 0;
   lane_ = 0;
+  region_post_ = 0;
   floor_ = kNoStep;
 }
 

@@ -11,6 +11,9 @@
 // Node-region steps (coll/node_region.hpp) move data through a shared-memory area of the
 // communicator instead of messages: a rank posts at most one buffer per call, which a given
 // number of the call's other ranks fetch; a fetch waits until its peer has posted in this call.
+// A post by reference puts only the buffer's address there: its fetches read the poster's memory
+// directly (process_vm_readv), and the post completes once all of them have. Such a call may
+// post twice per rank (set_region_post).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -56,12 +59,14 @@ inline constexpr StepId kNoStep = UINT32_MAX;  // "no dependency": ignored where
 
 struct Step {
   StepKind kind = StepKind::kJoin;
-  uint8_t lane = 0;  // kSend/kRecv: the ordered stream the message travels on
+  uint8_t lane = 0;  // kSend/kRecv: the ordered stream the message travels on; kPost/kFetch:
+                     // which of the call's posts of a rank (0 or 1)
   int peer = -1;     // kSend/kRecv/kFetch: rank in the communicator; kPost: how many fetch it
   BufRef src, dst;  // send, post: src; recv, fetch: dst; reduce: dst = src op dst; copy: src -> dst
   size_t bytes = 0;                     // bytes moved (reduce: bytes of elements combined)
   uint32_t dep_begin = 0, dep_end = 0;  // this step's dependencies in Schedule::deps()
   size_t from = kWholePost;             // kFetch: where in the peer's post its bytes start
+  bool by_reference = false;  // kPost: posts the address only; kFetch: reads such a post
 };
 
 class Schedule {
@@ -90,16 +95,37 @@ class Schedule {
   // Posts `bytes` of `src` in the node region for this call, to be fetched by `readers` ranks
   // (at most one post per call and rank).
   StepId post(BufRef src, size_t bytes, int readers, Deps deps = {}) {
-    return add({StepKind::kPost, 0, readers, src, {}, bytes}, list(deps));
+    return add({StepKind::kPost, region_post_, readers, src, {}, bytes}, list(deps));
   }
   // Copies what rank `peer` posts in this call (`bytes`) to `dst`, once it has.
   StepId fetch(int peer, BufRef dst, size_t bytes, Deps deps = {}) {
-    return add({StepKind::kFetch, 0, peer, {}, dst, bytes}, list(deps));
+    return add({StepKind::kFetch, region_post_, peer, {}, dst, bytes}, list(deps));
   }
   // Copies `bytes` of what rank `peer` posts in this call, from `from` bytes into its post (which
   // must hold them), to `dst`.
   StepId fetch_part(int peer, size_t from, BufRef dst, size_t bytes, Deps deps = {}) {
-    Step step{StepKind::kFetch, 0, peer, {}, dst, bytes};
+    Step step{StepKind::kFetch, region_post_, peer, {}, dst, bytes};
+    step.from = from;
+    return add(step, list(deps));
+  }
+  // Region steps added from now on concern the first (0) or second (1) post of a rank in the
+  // call (0 until changed). A rank's second post waits until its first has been fetched.
+  void set_region_post(int which) { region_post_ = uint8_t(which); }
+  // Posts by reference the `bytes` at `src` for `fetches` fetches by other ranks (each reads
+  // what it needs with fetch_reference); completes once all have read.
+  StepId post_reference(BufRef src, size_t bytes, int fetches, Deps deps = {}) {
+    Step step{StepKind::kPost, region_post_, fetches, src, {}, bytes};
+    step.by_reference = true;
+    return add(step, list(deps));
+  }
+  // Reads what rank `peer` posts by reference in this call (at most `bytes`) to `dst`.
+  StepId fetch_reference(int peer, BufRef dst, size_t bytes, Deps deps = {}) {
+    return fetch_reference_part(peer, kWholePost, dst, bytes, deps);
+  }
+  // Reads `bytes` of it, from `from` bytes into it (which must hold them), to `dst`.
+  StepId fetch_reference_part(int peer, size_t from, BufRef dst, size_t bytes, Deps deps = {}) {
+    Step step{StepKind::kFetch, region_post_, peer, {}, dst, bytes};
+    step.by_reference = true;
     step.from = from;
     return add(step, list(deps));
   }
@@ -144,6 +170,7 @@ class Schedule {
   std::vector<StepId> deps_;
   size_t scratch_bytes_ = 0;
   uint8_t lane_ = 0;
+  uint8_t region_post_ = 0;
   StepId floor_ = kNoStep;
 };
 

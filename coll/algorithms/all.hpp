@@ -1,5 +1,6 @@
 // Every algorithm Weft has, one per file in this folder; coll/registry.cpp lists them. The
-// *Shm ones move data through the communicator's node region (coll/node_region.hpp).
+// *Shm ones move data through the communicator's node region (coll/node_region.hpp), the
+// *SingleCopy ones post addresses there and read each other's buffers directly.
 #pragma once
 #include "coll/algorithm.hpp"
 
@@ -7,17 +8,18 @@ namespace weft::coll {
 
 extern const Algorithm kBarrierDissemination, kBarrierShm, kBarrierHierarchical, kBarrierLinear;
 extern const Algorithm kBcastBinomial, kBcastScatterAllgather, kBcastPipeline, kBcastShm,
-    kBcastHierarchical, kBcastLinear;
+    kBcastSingleCopy, kBcastHierarchical, kBcastLinear;
 extern const Algorithm kReduceBinomial, kReduceRabenseifner, kReduceShm, kReduceHierarchical,
     kReduceLinear;
 extern const Algorithm kAllreduceRecursiveDoubling, kAllreduceRing, kAllreduceRabenseifner,
-    kAllreduceReduceBcast, kAllreduceShm, kAllreduceHierarchical, kAllreduceLinear;
+    kAllreduceReduceBcast, kAllreduceShm, kAllreduceSingleCopy, kAllreduceHierarchical,
+    kAllreduceLinear;
 extern const Algorithm kGatherBinomial, kGatherLinear;
 extern const Algorithm kScatterBinomial, kScatterLinear;
 extern const Algorithm kAllgatherRing, kAllgatherRecursiveDoubling, kAllgatherBruck, kAllgatherShm,
-    kAllgatherHierarchical, kAllgatherLinear;
+    kAllgatherSingleCopy, kAllgatherHierarchical, kAllgatherLinear;
 extern const Algorithm kReduceScatterRing, kReduceScatterHalving, kReduceScatterPairwise,
-    kReduceScatterShm, kReduceScatterLinear;
+    kReduceScatterShm, kReduceScatterSingleCopy, kReduceScatterLinear;
 extern const Algorithm kAlltoallPairwise, kAlltoallBruck, kAlltoallBounded, kAlltoallShm,
     kAlltoallLinear;
 extern const Algorithm kScanRecursiveDoubling, kScanLinear;

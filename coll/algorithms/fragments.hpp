@@ -86,4 +86,17 @@ StepId append_halving_reduce_scatter(Schedule& s, const CollArgs& args,
 StepId append_doubling_allgather(Schedule& s, const CollArgs& args, std::span<const Block> blocks,
                                  BufRef acc, StepId after);
 
+// Single-copy reduce-scatter through the node region (reduce_scatter_single_copy.cpp): this
+// rank posts its `input` (every block, back to back from offset 0) by reference as its first
+// post of the call, and folds its own block of every rank's input into `result`, reading the
+// others' parts with process_vm_readv piece by piece, so that each piece is reduced while it is
+// still in cache. Commutative ops only. Returns the step that ends the folding; *posted gets the
+// post, which completes once every other rank has read its block from it.
+StepId append_single_copy_reduce_scatter(Schedule& s, const CollArgs& a, BufRef input,
+                                         std::span<const Block> blocks, BufRef result,
+                                         StepId* posted);
+// Its cost, for `largest` the bytes of the largest block: the post, the pieces read and the
+// bytes read, copied and reduced.
+Cost single_copy_reduce_scatter_cost(const CollArgs& a, size_t largest);
+
 }  // namespace weft::coll

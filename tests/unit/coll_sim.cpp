@@ -28,20 +28,28 @@ struct Queue {  // posted in order, matched from `head`
 // Stream (sender, receiver, lane) is number (sender * size + receiver) * lanes + lane.
 using Stream = size_t;
 
-// One rank's post in the node region of the simulated call, and the posts not yet made.
+// One of a rank's posts in the node region of the simulated call (a call posts at most twice
+// per rank), and the posts not yet made. A post by reference keeps where its data lies: its
+// fetches read the poster's memory as it is then, and it completes when all have.
 struct RegionPost {
-  bool posted = false, started = false;
+  bool posted = false, started = false, by_reference = false;
   std::vector<unsigned char> data;
+  const unsigned char* reference = nullptr;
+  size_t reference_bytes = 0;
   int readers_left = 0;
+  Completion* c = nullptr;
+  size_t size() const { return by_reference ? reference_bytes : data.size(); }
+  const unsigned char* bytes() const { return by_reference ? reference : data.data(); }
 };
 struct PendingPost {
-  int rank;
+  int rank, which;
   const void* buf;
   size_t bytes;
   Completion* c;
 };
 struct PendingFetch {
-  int peer;
+  int peer, which;
+  bool by_reference;
   void* buf;
   size_t bytes;
   Completion* c;
@@ -65,22 +73,31 @@ struct Fabric {
         sends(size_t(p) * size_t(p) * lanes),
         recvs(sends.size()),
         ready_at(sends.size(), SIZE_MAX),
-        region(size_t(p)) {}
+        region(size_t(p) * 2) {}
 
-  // Makes a pending post: its data is read now.
-  void complete_post(const PendingPost& p) {
+  RegionPost& post_of(int rank, int which) { return region[size_t(rank) * 2 + size_t(which)]; }
+  // Makes a pending post (its data is read now, unless by reference), or nothing while it is
+  // the rank's second post and the first has not been fetched by all.
+  bool complete_post(const PendingPost& p) {
+    if (p.which == 1 && post_of(p.rank, 0).started && post_of(p.rank, 0).readers_left > 0)
+      return false;
     const auto* b = static_cast<const unsigned char*>(p.buf);
-    RegionPost& r = region[size_t(p.rank)];
-    r.data.assign(b, b + p.bytes);
+    RegionPost& r = post_of(p.rank, p.which);
+    if (r.by_reference) {
+      r.reference = b;
+      r.reference_bytes = p.bytes;
+    } else {
+      r.data.assign(b, b + p.bytes);
+      p.c->done = true;
+    }
     r.posted = true;
-    p.c->done = true;
+    return true;
   }
   // Makes a random part of the pending posts, or all of them.
   unsigned complete_posts(bool all) {
     unsigned made = 0;
     for (size_t i = 0; i < pending_posts.size();) {
-      if (all || rng() % 2 == 0) {
-        complete_post(pending_posts[i]);
+      if ((all || rng() % 2 == 0) && complete_post(pending_posts[i])) {
         pending_posts[i] = pending_posts.back();
         pending_posts.pop_back();
         ++made;
@@ -148,18 +165,22 @@ class SimChannel final : public coll::Channel {
     return Status::success();
   }
 
-  Status start_post(const void* buf, size_t bytes, int readers, Completion* c) override {
-    RegionPost& r = fabric_->region[size_t(rank_)];
-    if (r.started) return Status::error(MPI_ERR_INTERN, "two posts in one call");
+  Status start_post(const void* buf, size_t bytes, int readers, coll::RegionMove how,
+                    Completion* c) override {
+    RegionPost& r = fabric_->post_of(rank_, how.which);
+    if (r.started) return Status::error(MPI_ERR_INTERN, "two posts of one number in one call");
     r.started = true;
+    r.by_reference = how.by_reference;
     r.readers_left = readers;
-    fabric_->pending_posts.push_back({rank_, buf, bytes, c});
+    r.c = c;
+    fabric_->pending_posts.push_back({rank_, how.which, buf, bytes, c});
     if (fabric_->eager && fabric_->rng() % 2 == 0) fabric_->complete_posts(true);
     return Status::success();
   }
 
-  Status start_fetch(int peer, size_t from, void* buf, size_t bytes, Completion* c) override {
-    fetches_.push_back({peer, buf, bytes, c, from});
+  Status start_fetch(int peer, size_t from, void* buf, size_t bytes, coll::RegionMove how,
+                     Completion* c) override {
+    fetches_.push_back({peer, how.which, how.by_reference, buf, bytes, c, from});
     return Status::success();
   }
 
@@ -167,23 +188,32 @@ class SimChannel final : public coll::Channel {
     unsigned done = 0;
     for (size_t i = 0; i < fetches_.size();) {
       const PendingFetch f = fetches_[i];
-      RegionPost& r = fabric_->region[size_t(f.peer)];
+      RegionPost& r = fabric_->post_of(f.peer, f.which);
       if (!r.posted) {
         ++i;
         continue;
       }
       const bool whole = f.from == coll::kWholePost;
       const size_t start = whole ? 0 : f.from;
-      const size_t there = r.data.size() > start ? r.data.size() - start : 0;
+      const size_t there = r.size() > start ? r.size() - start : 0;
       const size_t n = std::min(f.bytes, there);
-      if (n > 0) std::memcpy(f.buf, r.data.data() + start, n);
+      if (n > 0) std::memcpy(f.buf, r.bytes() + start, n);
       f.c->bytes = n;
       f.c->error_class = (whole ? there > f.bytes : there < f.bytes) ? MPI_ERR_TRUNCATE : 0;
+      if (f.by_reference != r.by_reference) f.c->error_class = MPI_ERR_INTERN;
       f.c->done = true;
       --r.readers_left;
       fetches_[i] = fetches_.back();
       fetches_.pop_back();
       ++done;
+    }
+    // This rank's posts by reference complete once fetched by all.
+    for (int which = 0; which < 2; ++which) {
+      RegionPost& r = fabric_->post_of(rank_, which);
+      if (r.by_reference && r.posted && r.readers_left == 0 && !r.c->done) {
+        r.c->done = true;
+        ++done;
+      }
     }
     return done;
   }
@@ -260,10 +290,11 @@ SimOutcome simulate(const std::vector<coll::Schedule>& schedules,
     if (!fabric.sends[s].empty())
       out.error = "a message from " + fabric.describe(s) + " was never received";
   }
-  for (int r = 0; r < p && out.error.empty(); ++r) {
+  for (int r = 0; r < 2 * p && out.error.empty(); ++r) {
     const RegionPost& post = fabric.region[size_t(r)];
     if (post.readers_left != 0) {
-      out.error = "rank " + std::to_string(r) + "'s post was fetched " +
+      out.error = "rank " + std::to_string(r / 2) + "'s post " + std::to_string(r % 2) +
+                  " was fetched " +
                   std::to_string(post.readers_left) + " times fewer than it said (negative: more)";
     }
   }

@@ -3,7 +3,8 @@
 // and completes them in a random order. Rendezvous mode (a send completes only when matched)
 // exposes deadlocks; eager mode (a send may complete at once, its data buffered) exposes buffers
 // reused too early. Node-region posts complete in a random order too (their data is read when
-// they complete), and fetches complete once their peer's post has; every post must be fetched
+// they complete; a post by reference is read by its fetches where it lies, and completes when
+// they all have), and fetches complete once their peer's post has; every post must be fetched
 // exactly as often as it says. Used by the algorithm tests; the real library runs the same
 // executor.
 #pragma once
