@@ -280,6 +280,8 @@ int explain(const Query& q) {
     if (across) {
       std::snprintf(rounds, sizeof rounds, "%g/%g", cost.rounds, cost.rounds - cost.node_rounds);
       moved += "/" + bytes_text(cost.bytes - cost.node_bytes);
+    } else if (cost.syncs > 0 && cost.rounds > 0) {  // posts by reference, then reads
+      std::snprintf(rounds, sizeof rounds, "%g post+%g", cost.syncs, cost.rounds);
     } else if (cost.syncs > 0) {  // a node region's algorithm: hand-overs and copies instead
       std::snprintf(rounds, sizeof rounds, "%g post", cost.syncs);
       moved = bytes_text(cost.region_bytes) + " copied";
