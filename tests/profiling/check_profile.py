@@ -3,8 +3,9 @@ output against what the program says it did: the text report's calls and bytes p
 its communication matrix, the late barrier's time and the call site it names, the HTML page (there,
 self-contained, the same matrix), and the trace (valid JSON, every call once); then again with a
 trace budget of 10 events per rank, which must keep 10 and count the rest as dropped; and with
-WEFT_PROFILE=summary alone, where only a sample of a function's many calls is timed, the estimated
-time of 20000 MPI_Iprobe calls against the time rank 0's loop of them took.
+WEFT_PROFILE=summary alone, where only a sample of a function's many calls is timed and most are
+counted on the wrappers' fast path: calls, bytes, matrix and the calls at two call sites again, and
+the estimated time of 20000 MPI_Iprobe calls against the time rank 0's loop of them took.
 Usage: check_profile.py WEFTRUN PROFILED_APP NRANKS"""
 import json
 import os
@@ -96,6 +97,25 @@ def check_ranks_and_sites(report, source):
         fail(f"the busiest call site should be '{want}': {busiest}")
 
 
+def check_sites(report, stdout):
+    """The calls at the two MPI_Recv sites of profiled_app's exchange(), summed over ranks, against
+    the report's busiest call sites (where they must be: thousands of blocking receives)."""
+    want = {}
+    for line in stdout.splitlines():
+        words = line.split()
+        if words[:1] == ["site"]:
+            key = (words[2], int(words[3]))
+            want[key] = want.get(key, 0) + int(words[4])
+    got = {}
+    for line in report_section(report, "busiest call sites")[2:]:
+        where = re.search(r"\(profiled_app\.c:(\d+)\)", line)
+        words = line.split()
+        if where and (words[3], int(where.group(1))) in want:
+            got[(words[3], int(where.group(1)))] = int(words[1])
+    if got != want:
+        fail(f"calls at the exchange's call sites: the report has {got}, the program made {want}")
+
+
 def check_html(path, did_matrix):
     page = open(path).read()
     for outside in ("<script", "src=", "href=", "url(", "http:", "https:", "<link", "@import"):
@@ -136,6 +156,7 @@ def main():
         check_functions(stderr, functions)
         check_matrix(stderr, matrix)
         check_ranks_and_sites(stderr, source)
+        check_sites(stderr, stdout)
         check_loop_time(stderr, stdout)
         html = os.path.join(work, f"weft-profile.{pid}.html")
         trace = os.path.join(work, f"weft-trace.{pid}.json")
@@ -162,10 +183,13 @@ def main():
                      f"{other['dropped_events'][rank]} of {made}, want 10 and {made - 10}")
 
         pid, stdout, stderr = run_job(weftrun, app, nranks, work, {"WEFT_PROFILE": "summary"})
-        check_functions(stderr, did_of(stdout)[0])
+        functions, matrix, _ = did_of(stdout)
+        check_functions(stderr, functions)
+        check_matrix(stderr, matrix)
+        check_sites(stderr, stdout)
         check_loop_time(stderr, stdout)
-    print("profile: calls, bytes, matrix, times, call site, threads, HTML and trace as the program "
-          "did; sampled times")
+    print("profile: calls, bytes, matrix, times, call sites, threads, HTML and trace as the program "
+          "did; sampled times; the fast path's counts")
 
 
 main()
