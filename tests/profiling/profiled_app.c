@@ -114,17 +114,24 @@ static void persistent(void) {
   }
 }
 
+/* A communicator of all the world's ranks ordered by `key`; this rank's rank there in *r, the size
+ * in *n. */
+static MPI_Comm split_world(int key, int* r, int* n) {
+  MPI_Comm comm;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, key, &comm);
+  did("MPI_Comm_split", 0);
+  MPI_Comm_rank(comm, r);
+  did("MPI_Comm_rank", 0);
+  MPI_Comm_size(comm, n);
+  did("MPI_Comm_size", 0);
+  return comm;
+}
+
 /* On a communicator whose ranks are the world's reversed, each rank sends 9 chars to its next
  * rank there (synchronous mode), which is its previous rank in the world. */
 static void reversed_communicator(void) {
-  MPI_Comm reversed;
-  MPI_Comm_split(MPI_COMM_WORLD, 0, g_size - 1 - g_rank, &reversed);
-  did("MPI_Comm_split", 0);
   int r, n;
-  MPI_Comm_rank(reversed, &r);
-  did("MPI_Comm_rank", 0);
-  MPI_Comm_size(reversed, &n);
-  did("MPI_Comm_size", 0);
+  MPI_Comm reversed = split_world(g_size - 1 - g_rank, &r, &n);
   char out[9] = "reversed", in[9];
   MPI_Request req;
   MPI_Irecv(in, 9, MPI_CHAR, (r + n - 1) % n, 40, reversed, &req);
@@ -191,20 +198,14 @@ static void cached_handles(void) {
   for (int round = 0; round < 2; ++round) {
     /* round 0: the world's ranks reversed, so the next rank is the left one; round 1: shifted by
      * one, so the next rank is the right one. */
-    MPI_Comm comm;
-    MPI_Comm_split(MPI_COMM_WORLD, 0, round == 0 ? g_size - 1 - g_rank : right, &comm);
-    did("MPI_Comm_split", 0);
+    int r, n;
+    MPI_Comm comm = split_world(round == 0 ? g_size - 1 - g_rank : right, &r, &n);
     const int elements = round == 0 ? 3 : 5, count = round == 0 ? 2 : 1;
     MPI_Datatype type;
     MPI_Type_contiguous(elements, MPI_INT, &type);
     did("MPI_Type_contiguous", 0);
     MPI_Type_commit(&type);
     did("MPI_Type_commit", 0);
-    int r, n;
-    MPI_Comm_rank(comm, &r);
-    did("MPI_Comm_rank", 0);
-    MPI_Comm_size(comm, &n);
-    did("MPI_Comm_size", 0);
     const long bytes = 4L * elements * count;
     for (int i = 0; i < kExchanges; ++i) {
       exchange(comm, (r + 1) % n, (r + n - 1) % n, type, count, i, 1);
