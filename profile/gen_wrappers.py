@@ -158,7 +158,8 @@ def body(fn, api):
         lines += timed_body(fn, call)
         lines.append("}")
         return "\n".join(lines)
-    head = [f"[[gnu::noinline]] static {fn.ret} counted_{fn.name}({', '.join(api.c_parameters(fn))}) {{",
+    parameters = ", ".join(api.c_parameters(fn))
+    head = [f"[[gnu::noinline]] static {fn.ret} counted_{fn.name}({parameters}) {{",
             "  const void* weft_site = t_site;",
             f"  if (!recording()) return {call};"]
     head += untimed_path(fn, call)

@@ -25,11 +25,12 @@ struct SiteStats {
   Tick ticks = 0;
 };
 
-// One function's counts on one thread, with what lets its next call skip every lookup: all that
-// an untimed call of it reads or writes but its traffic, in one cache line. A call from the
-// function's last site is counted there by ++calls alone: that site's record catches up when
-// another site becomes the last one (enter_site) or at the report (collect.cpp). The cached handles are 0 (MPI_DATATYPE_NULL, MPI_COMM_NULL: handles.hpp checks) when
-// none is cached, and are dropped whenever the cache epoch moves (Profile::epoch).
+// One function's counts on one thread, with what lets its next call skip every lookup: all that an
+// untimed call of it reads or writes but its traffic, in one cache line. A call from the function's
+// last site is counted there by ++calls alone: that site's record catches up when another site
+// becomes the last one (enter_site) or at the report (collect.cpp). The cached handles are 0
+// (MPI_DATATYPE_NULL, MPI_COMM_NULL: handles.hpp checks) when none is cached, and are dropped
+// whenever the cache epoch moves (Profile::epoch).
 struct alignas(64) FunctionRecord {
   uint32_t untimed_left = 0;           // calls to go until the next timed one; 0: this one is
   int32_t datatype = 0;                // the last datatype argument, and its size in bytes

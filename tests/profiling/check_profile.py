@@ -188,8 +188,8 @@ def main():
         check_matrix(stderr, matrix)
         check_sites(stderr, stdout)
         check_loop_time(stderr, stdout)
-    print("profile: calls, bytes, matrix, times, call sites, threads, HTML and trace as the program "
-          "did; sampled times; the fast path's counts")
+    print("profile: calls, bytes, matrix, times, call sites, threads, HTML and trace as the "
+          "program did; sampled times; the fast path's counts")
 
 
 main()
