@@ -70,14 +70,18 @@ def check_loop_time(report, stdout):
     time rank 0's loop of it took: a cheap call, so the loop and the wrapper are about half of
     that. The machine's load moves it too: a sampled call that was preempted counts 64 times,
     one that was not timed not at all, so the estimate may overshoot by 64 times the longest call
-    (the report's max) or fall short by a preemption. The bounds catch weights that are missing
-    (the total would be 1024 calls and a 64th of the rest, 6% of it) or misplaced."""
+    (the report's max) or fall short by a preemption; and a timed call also holds part of the
+    clock's own reading, a large share of a call this cheap (with two such jobs at once on 2
+    cores the total came to 1.3-1.4 times the loop, one run in 6 or 8, before and after the
+    wrappers' fast path). The bounds catch weights that are missing (the total would be 1024
+    calls and a 64th of the rest, 6.6% of it) or misplaced (64 on the exact calls too: 4.2
+    times)."""
     looped_ns = sum(float(line.split()[2]) for line in stdout.splitlines()
                     if line.startswith("looped "))
     row = next(line.split() for line in report_section(report, "MPI function")
                if line.startswith("MPI_Iprobe "))
     total_ns, max_ns = float(row[3]) * 1e6, float(row[5]) * 1e3
-    if not 0.2 * looped_ns <= total_ns <= 1.1 * looped_ns + 64 * max_ns:
+    if not 0.2 * looped_ns <= total_ns <= 2 * looped_ns + 64 * max_ns:
         fail(f"MPI_Iprobe: the report says {total_ns / 1e6:.3f} ms in all (longest call "
              f"{max_ns / 1e3:.1f} us), rank 0's loop of it took {looped_ns / 1e6:.3f} ms")
 
