@@ -59,34 +59,46 @@ RankProfile collect_rank(const ClockPoint& start, const ClockPoint& end) {
   p.host = host_name();
   p.run_ns = end.ns - start.ns;
 
-  FunctionStats functions[kFunctionCount] = {};
+  struct FunctionTotals {
+    uint64_t calls = 0;
+    uint64_t bytes = 0;
+    Tick ticks = 0;
+    Tick max_ticks = 0;
+  } functions[kFunctionCount] = {};
   std::map<std::pair<const void*, uint32_t>, SiteStats> sites;
-  std::vector<Traffic> sent(size_t(g_profile.world_size));
+  const size_t world_size = size_t(g_profile.world_size);
+  std::vector<Traffic> sent(world_size + 1);  // the last: to processes of other jobs
   Tick mpi_ticks = 0;
   for (const ThreadLog* log : all_thread_logs()) {
     for (int f = 0; f < kFunctionCount; ++f) {
       functions[f].calls += log->functions[f].calls;
-      functions[f].ticks += log->functions[f].ticks;
-      functions[f].max_ticks = std::max(functions[f].max_ticks, log->functions[f].max_ticks);
       functions[f].bytes += log->functions[f].bytes;
+      functions[f].ticks += log->times[f].ticks;
+      functions[f].max_ticks = std::max(functions[f].max_ticks, log->times[f].max_ticks);
     }
     for (const SiteStats& s : log->sites) {
-      if (s.calls == 0) continue;
+      if (s.address == nullptr) continue;
       SiteStats& merged = sites[{s.address, s.function}];
       merged.address = s.address;
       merged.function = s.function;
       merged.calls += s.calls;
       merged.ticks += s.ticks;
     }
-    p.unplaced_site_calls += log->unplaced_sites.calls;
-    for (size_t peer = 0; peer < log->sent.size(); ++peer) {
-      sent[peer].bytes += log->sent[peer].bytes;
-      sent[peer].messages += log->sent[peer].messages;
+    // The calls at each function's last site are not in its record yet (recorder.hpp).
+    for (uint32_t f = 0; f < uint32_t(kFunctionCount); ++f) {
+      const FunctionRecord& record = log->functions[f];
+      if (record.site_address != nullptr)
+        sites[{record.site_address, f}].calls += record.calls - record.calls_before_site;
     }
-    p.sent_outside_world.bytes += log->sent_outside_world.bytes;
-    p.sent_outside_world.messages += log->sent_outside_world.messages;
+    p.unplaced_site_calls += log->unplaced_sites.calls;
+    for (size_t slot = 0; slot < log->sent.size(); ++slot) {
+      sent[slot].bytes += log->sent[slot].bytes;
+      sent[slot].messages += log->sent[slot].messages;
+    }
     mpi_ticks += log->mpi_ticks;
   }
+  p.sent_outside_world.bytes = sent[world_size].bytes;
+  p.sent_outside_world.messages = sent[world_size].messages;
   p.mpi_ns = std::min(to_ns(mpi_ticks, k), p.run_ns);
   for (int f = 0; f < kFunctionCount; ++f)
     if (functions[f].calls > 0)
@@ -104,7 +116,7 @@ RankProfile collect_rank(const ClockPoint& start, const ClockPoint& end) {
     site.ns = to_ns(s.ticks, k);
     p.sites.push_back(std::move(site));
   }
-  for (size_t peer = 0; peer < sent.size(); ++peer)
+  for (size_t peer = 0; peer < world_size; ++peer)
     if (sent[peer].messages > 0) p.sent.push_back({int(peer), sent[peer].bytes, sent[peer].messages});
   return p;
 }

@@ -24,10 +24,10 @@ STARTS = {
 }
 
 
-def byte_count(fn):
-    """The C expression of the bytes a call moves, or None: count x datatype size of its first
-    buffer argument (a scalar count followed by a datatype, after a choice buffer), times the
-    partition count of partitioned calls."""
+def byte_parts(fn):
+    """The names (partitions or None, count, datatype) of the bytes a call moves, or None: count x
+    datatype size of its first buffer argument (a scalar count followed by a datatype, after a
+    choice buffer), times the partition count of partitioned calls."""
     params = fn.params
     first_buffer = next((i for i, p in enumerate(params) if p.kind == "choice"), None)
     if first_buffer is None:
@@ -36,9 +36,8 @@ def byte_count(fn):
         count, datatype = params[i], params[i + 1]
         if (count.kind in ("int", "Count") and not count.array and count.intent == "in"
                 and datatype.kind == "Datatype" and not datatype.array):
-            expr = f"bytes_of(MPI_Count({count.name}), {datatype.name})"
-            partitions = next((p for p in params[:i] if p.name == "partitions"), None)
-            return f"uint64_t({partitions.name}) * {expr}" if partitions else expr
+            partitions = next((p.name for p in params[:i] if p.name == "partitions"), None)
+            return partitions, count.name, datatype.name
     return None
 
 
@@ -46,7 +45,7 @@ def is_send(fn):
     """A point-to-point send (or the send half of a sendrecv): its count/datatype bytes go to
     `dest` of `comm`."""
     names = {p.name for p in fn.params}
-    return {"dest", "comm"} <= names and byte_count(fn) is not None
+    return {"dest", "comm"} <= names and byte_parts(fn) is not None
 
 
 def remembers_request(fn):
@@ -55,38 +54,85 @@ def remembers_request(fn):
     return is_send(fn) and (fn.name.endswith("_init") or fn.name.endswith("_init_c"))
 
 
-def untimed_path(fn, call):
-    """The lines of fn's wrapper for a call that goes untimed: counted first, then passed on as
-    a tail call; None for a function whose counts need what the call returns (a persistent
-    send's request)."""
-    if remembers_request(fn):
-        return None
-    bytes_expr = byte_count(fn) or "0"
-    lines = [f"  if (ThreadLog* weft_log = untimed_call(k{fn.name})) {{",
-             f"    const uint64_t weft_bytes = {bytes_expr};"]
+def bytes_of(fn, record):
+    """The C expression of the bytes a call moves, the datatype's size cached in `record`."""
+    parts = byte_parts(fn)
+    if parts is None:
+        return "0"
+    partitions, count, datatype = parts
+    expr = f"bytes_of({record}, MPI_Count({count}), {datatype})"
+    return f"uint64_t({partitions}) * {expr}" if partitions else expr
+
+
+def has_fast_path(fn):
+    """Whether fn's wrapper counts the calls that need no clock and no lookup itself: not those
+    that remember a request, forget a handle or start requests (their counts call out anyway)."""
+    return not remembers_request(fn) and fn.name not in FORGET and fn.name not in STARTS
+
+
+def fast_path(fn, call):
+    """The start of fn's wrapper: every check first (recorder.hpp, hit; handles.hpp), then the
+    counts and PMPI_* as a tail call. The calls that fail a check go on to counted_MPI_*."""
+    checks = ["hit(weft_log, weft_f, __builtin_return_address(0))"]
+    counts = []
     if is_send(fn):
-        lines.append("    sent(comm, dest, weft_bytes);")
+        counts.append("    Traffic& weft_traffic = traffic_hit(weft_log, weft_f, dest);")
+    parts = byte_parts(fn)
+    bytes_expr = "0"
+    if parts:
+        partitions, count, datatype = parts
+        checks.append(f"datatype_hit(weft_f, {datatype}, MPI_Count({count}))")
+        bytes_expr = f"uint64_t({count}) * weft_f.datatype_size"
+        if partitions:
+            bytes_expr = f"uint64_t({partitions}) * {bytes_expr}"
+        counts.append(f"    const uint64_t weft_bytes = {bytes_expr};")
+        bytes_expr = "weft_bytes"
+    if is_send(fn):
+        checks.append("send_hit(weft_f, comm, dest)")
+        counts.append("    count_message(weft_traffic, weft_bytes);")
+    checks.append("untimed_hit(weft_f)")
+    return ["  ThreadLog& weft_log = *t_log;",
+            f"  FunctionRecord& weft_f = weft_log.functions[k{fn.name}];",
+            f"  if ({' && '.join(checks)}) [[likely]] {{"] + counts + [
+            f"    count_hit(weft_f, {bytes_expr});",
+            f"    return {call};",
+            "  }"]
+
+
+def untimed_path(fn, call):
+    """The lines of counted_MPI_* for a call that goes untimed: counted first, then passed on as
+    a tail call."""
+    lines = [f"  if (ThreadLog* weft_log = untimed_call(k{fn.name})) {{"]
+    if byte_parts(fn) or is_send(fn):
+        lines.append(f"    FunctionRecord& weft_f = weft_log->functions[k{fn.name}];")
+    lines.append(f"    const uint64_t weft_bytes = {bytes_of(fn, 'weft_f')};")
+    if is_send(fn):
+        lines.append("    count_send(*weft_log, weft_f, comm, dest, weft_bytes);")
     if fn.name in STARTS:
         lines.append(f"    {STARTS[fn.name]};")
-    lines.append(f"    untimed_counted(*weft_log, k{fn.name}, __builtin_return_address(0), "
-                 "weft_bytes);")
+    lines.append(f"    untimed_counted(*weft_log, k{fn.name}, weft_site, weft_bytes);")
     lines.append(f"    return {call};")
     lines.append("  }")
     return lines
 
 
 def timed_body(fn, call):
-    """The lines that time and count a call of fn (the whole call, as `name`'s body)."""
+    """The lines that time and count a call of fn (after weft_start)."""
     ok = "weft_result == MPI_SUCCESS" if fn.ret == "int" else "true"
-    bytes_expr = byte_count(fn)
     lines = [f"  const {fn.ret} weft_result = {call};",
-             "  const Tick weft_end = end_of(weft_start);",
-             f"  const uint64_t weft_bytes = {f'{ok} ? {bytes_expr} : 0' if bytes_expr else '0'};"]
+             "  const Tick weft_end = end_of(weft_start);"]
+    if byte_parts(fn) or is_send(fn):
+        lines += ["  ThreadLog& weft_log = *t_log;",
+                  f"  FunctionRecord& weft_f = weft_log.functions[k{fn.name}];"]
+    bytes_expr = bytes_of(fn, "weft_f")
+    lines.append(f"  const uint64_t weft_bytes = "
+                 f"{f'{ok} ? {bytes_expr} : 0' if bytes_expr != '0' else '0'};")
     peer = "kNoPeer"
     if remembers_request(fn):
         lines.append(f"  if ({ok}) remember_send(*request, comm, dest, weft_bytes);")
     elif is_send(fn):
-        lines.append(f"  const int weft_peer = {ok} ? sent(comm, dest, weft_bytes) : kNoPeer;")
+        lines.append(f"  const int weft_peer = {ok} ? count_send(weft_log, weft_f, comm, dest, "
+                     "weft_bytes) : kNoPeer;")
         peer = "weft_peer"
     if fn.name in STARTS:
         lines.append(f"  if ({ok}) {STARTS[fn.name]};")
@@ -96,28 +142,32 @@ def timed_body(fn, call):
 
 
 def body(fn, api):
-    """The wrapper of fn, and before it, where a call may go untimed, the timed part as a function
-    of its own (so that the wrapper keeps no frame for the untimed calls it passes on). Locals
-    start with weft_ so that no parameter name hides them."""
+    """The wrapper of fn, and before it, where a call may go untimed, counted_MPI_*: the calls
+    that leave the wrapper's fast path, counted (untimed) or timed, with the wrapper's return
+    address as their site (t_site). Locals start with weft_ so that no parameter name hides
+    them."""
     call = f"P{fn.name}({api.c_call_args(fn)})"
     head = []
     lines = [f"{api.c_declaration(fn)} {{"]
     if fn.name in FORGET:  # also while not recording: a cache must never outlive its handle
         lines.append(f"  {FORGET[fn.name]};")
-    lines.append(f"  if (!recording()) return {call};")
-    untimed = untimed_path(fn, call)
-    if untimed:
-        parameters = api.c_parameters(fn) + ["const void* weft_site"]
-        head = [f"[[gnu::noinline]] static {fn.ret} timed_{fn.name}({', '.join(parameters)}) {{",
-                "  const Tick weft_start = begin_timed_call();"]
-        head += timed_body(fn, call) + ["}", ""]
-        args = ", ".join([p.name for p in fn.params] + ["__builtin_return_address(0)"])
-        lines += untimed
-        lines.append(f"  return timed_{fn.name}({args});")
-    else:
+    if remembers_request(fn):
+        lines.append(f"  if (!recording()) return {call};")
         lines.append("  const void* weft_site = __builtin_return_address(0);")
         lines.append(f"  const Tick weft_start = begin_call(k{fn.name});")
         lines += timed_body(fn, call)
+        lines.append("}")
+        return "\n".join(lines)
+    parameters = ", ".join(api.c_parameters(fn))
+    head = [f"[[gnu::noinline]] static {fn.ret} counted_{fn.name}({parameters}) {{",
+            "  const void* weft_site = t_site;",
+            f"  if (!recording()) return {call};"]
+    head += untimed_path(fn, call)
+    head.append("  const Tick weft_start = begin_timed_call();")
+    head += timed_body(fn, call) + ["}", ""]
+    slow = ["  t_site = __builtin_return_address(0);",
+            f"  return counted_{fn.name}({api.c_call_args(fn)});"]
+    lines += fast_path(fn, call) + slow if has_fast_path(fn) else slow
     lines.append("}")
     return "\n".join(head + lines)
 

@@ -47,27 +47,20 @@ MPI_Count quiet_type_size(MPI_Datatype datatype) {
   return size;
 }
 
-// World ranks of a communicator's ranks (of its remote group for an intercommunicator).
-using WorldRanks = std::vector<int>;
+// The traffic slot (ThreadLog::sent) of each of a communicator's ranks (of its remote group for
+// an intercommunicator): its world rank, or world_size for a process of another job.
+using TrafficSlots = std::vector<int32_t>;
 
 struct Translations {
   std::mutex mutex;
-  std::unordered_map<MPI_Comm, std::shared_ptr<const WorldRanks>> by_comm;
-  std::atomic<uint64_t> generation{0};  // advanced when a communicator is freed
+  std::unordered_map<MPI_Comm, std::shared_ptr<const TrafficSlots>> by_comm;
 };
 Translations& translations() {
   static Translations t;
   return t;
 }
 
-struct LastTranslation {
-  MPI_Comm comm = MPI_COMM_NULL;
-  uint64_t generation = 0;
-  std::shared_ptr<const WorldRanks> ranks;
-};
-thread_local LastTranslation t_last;
-
-std::shared_ptr<const WorldRanks> translate(MPI_Comm comm) {
+std::shared_ptr<const TrafficSlots> translate(MPI_Comm comm) {
   QuietErrors quiet;
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
@@ -81,37 +74,43 @@ std::shared_ptr<const WorldRanks> translate(MPI_Comm comm) {
   PMPI_Group_size(group, &size);
   std::vector<int> ranks(size_t(size), 0);
   std::iota(ranks.begin(), ranks.end(), 0);
-  auto world = std::make_shared<WorldRanks>(ranks.size(), MPI_UNDEFINED);
-  PMPI_Group_translate_ranks(group, size, ranks.data(), world_group, world->data());
+  auto slots = std::make_shared<TrafficSlots>(ranks.size(), MPI_UNDEFINED);
+  PMPI_Group_translate_ranks(group, size, ranks.data(), world_group, slots->data());
   PMPI_Group_free(&group);
   PMPI_Group_free(&world_group);
-  return world;
+  for (int32_t& slot : *slots)
+    if (slot == MPI_UNDEFINED) slot = g_profile.world_size;
+  return slots;
 }
 
-int world_rank_of(MPI_Comm comm, int rank) {
-  if (comm == MPI_COMM_WORLD) return rank;
+// The traffic slot of rank `dest` of comm (world_size where comm is not a communicator or has no
+// such rank: the call will say so); comm's slots become `cache`'s last ones when it is given.
+int slot_of(MPI_Comm comm, int dest, FunctionRecord* cache) {
   Translations& t = translations();
-  const uint64_t generation = t.generation.load(std::memory_order_acquire);
-  if (t_last.comm != comm || t_last.generation != generation) {
-    std::shared_ptr<const WorldRanks> ranks;
-    {
-      std::lock_guard<std::mutex> hold(t.mutex);
-      if (auto it = t.by_comm.find(comm); it != t.by_comm.end()) ranks = it->second;
-    }
-    if (!ranks) {
-      ranks = translate(comm);
-      if (ranks->empty()) return MPI_UNDEFINED;  // not a communicator (the call will say so)
-      std::lock_guard<std::mutex> hold(t.mutex);
-      t.by_comm[comm] = ranks;
-    }
-    t_last = {comm, generation, ranks};
+  std::shared_ptr<const TrafficSlots> slots;
+  {
+    std::lock_guard<std::mutex> hold(t.mutex);
+    if (auto it = t.by_comm.find(comm); it != t.by_comm.end()) slots = it->second;
   }
-  const WorldRanks& world = *t_last.ranks;
-  return rank >= 0 && size_t(rank) < world.size() ? world[size_t(rank)] : MPI_UNDEFINED;
+  if (!slots) {
+    slots = translate(comm);
+    if (slots->empty()) return g_profile.world_size;  // not a communicator
+    std::lock_guard<std::mutex> hold(t.mutex);
+    t.by_comm[comm] = slots;
+  }
+  if (cache != nullptr) {  // the map keeps the slots until forget_comm moves the epoch
+    cache->comm = comm;
+    cache->comm_size = uint32_t(slots->size());
+    cache->traffic_slots = slots->data();
+  }
+  return unsigned(dest) < slots->size() ? (*slots)[unsigned(dest)] : g_profile.world_size;
 }
+
+// The world rank of a traffic slot, kNoPeer for the processes of other jobs.
+int peer_of(int slot) { return slot < g_profile.world_size ? slot : kNoPeer; }
 
 struct PersistentSend {
-  int world_peer;
+  int slot;
   uint64_t bytes;
 };
 struct PersistentSends {
@@ -124,29 +123,46 @@ PersistentSends& persistent_sends() {
   return p;
 }
 
-}  // namespace
-
-uint64_t bytes_of_uncached(MPI_Count count, MPI_Datatype datatype) {
+// A datatype's size, 0 for a handle that is not a datatype.
+uint64_t datatype_size(MPI_Datatype datatype) {
+  if (cacheable(datatype)) {
+    const uint64_t entry = g_sizes[datatype % kSizeSlots].load(std::memory_order_relaxed);
+    if (entry >> 32 == uint64_t(datatype) + 1) return entry & 0xffffffffu;
+  }
   const MPI_Count size = quiet_type_size(datatype);
   if (cacheable(datatype) && size > 0 && size <= MPI_Count(UINT32_MAX))
     g_sizes[datatype % kSizeSlots].store((uint64_t(datatype) + 1) << 32 | uint64_t(size),
                                          std::memory_order_relaxed);
-  return uint64_t(count) * uint64_t(size);
+  return uint64_t(size);
 }
 
-int sent_translated(MPI_Comm comm, int dest, uint64_t bytes) {
+}  // namespace
+
+uint64_t bytes_of(FunctionRecord& f, MPI_Count count, MPI_Datatype datatype) {
+  if (count <= 0) return 0;
+  if (f.datatype != datatype) {
+    const uint64_t size = datatype_size(datatype);
+    if (size == 0) return 0;
+    f.datatype = datatype;
+    f.datatype_size = size;
+  }
+  return uint64_t(count) * f.datatype_size;
+}
+
+int count_send(ThreadLog& log, FunctionRecord& f, MPI_Comm comm, int dest, uint64_t bytes) {
   if (dest == MPI_PROC_NULL) return kNoPeer;
-  const int world = world_rank_of(comm, dest);
-  note_traffic(world == MPI_UNDEFINED ? kNoPeer : world, bytes);
-  return world == MPI_UNDEFINED ? kNoPeer : world;
+  const int slot =
+      send_hit(f, comm, dest) ? f.traffic_slots[unsigned(dest)] : slot_of(comm, dest, &f);
+  add_traffic(log, slot, bytes);
+  return peer_of(slot);
 }
 
 void remember_send(MPI_Request request, MPI_Comm comm, int dest, uint64_t bytes) {
   if (dest == MPI_PROC_NULL) return;
-  const int world = world_rank_of(comm, dest);
+  const int slot = slot_of(comm, dest, nullptr);
   PersistentSends& p = persistent_sends();
   std::lock_guard<std::mutex> hold(p.mutex);
-  p.by_request[request] = {world == MPI_UNDEFINED ? kNoPeer : world, bytes};
+  p.by_request[request] = {slot, bytes};
   p.count.store(p.by_request.size(), std::memory_order_relaxed);
 }
 
@@ -156,12 +172,13 @@ void started(int count, const MPI_Request* requests) {
   std::lock_guard<std::mutex> hold(p.mutex);
   for (int i = 0; i < count; ++i)
     if (auto it = p.by_request.find(requests[i]); it != p.by_request.end())
-      note_traffic(it->second.world_peer, it->second.bytes);
+      note_traffic(it->second.slot, it->second.bytes);
 }
 
 void forget_datatype(const MPI_Datatype* datatype) {
-  if (datatype != nullptr && cacheable(*datatype))
-    g_sizes[*datatype % kSizeSlots].store(0, std::memory_order_relaxed);
+  if (datatype == nullptr) return;
+  if (cacheable(*datatype)) g_sizes[*datatype % kSizeSlots].store(0, std::memory_order_relaxed);
+  handle_freed();
 }
 
 void forget_comm(const MPI_Comm* comm) {
@@ -169,7 +186,7 @@ void forget_comm(const MPI_Comm* comm) {
   Translations& t = translations();
   std::lock_guard<std::mutex> hold(t.mutex);
   t.by_comm.erase(*comm);
-  t.generation.fetch_add(1, std::memory_order_release);
+  handle_freed();
 }
 
 void forget_request(const MPI_Request* request) {

@@ -1,6 +1,7 @@
-// What the wrappers learn about handles: the size of a datatype (cached per handle), the world
-// rank behind a communicator's rank (cached per communicator), and the persistent sends a request
-// stands for. The generated wrappers call forget_* before a handle is freed.
+// What the wrappers learn about handles: the size of a datatype (cached per handle and as each
+// function's last one), the world rank behind a communicator's rank (cached per communicator and
+// as each function's last one), and the persistent sends a request stands for. The generated
+// wrappers call forget_* before a handle is freed.
 #pragma once
 #include <mpi.h>
 
@@ -11,45 +12,42 @@
 
 namespace weft::profile {
 
-// Datatype sizes, direct-mapped by handle: an entry is (handle + 1) << 32 | size, 0 when empty.
+static_assert(MPI_DATATYPE_NULL == 0 && MPI_COMM_NULL == 0,
+              "a FunctionRecord's handles are 0 when nothing is cached");
+static_assert(sizeof(MPI_Datatype) == sizeof(int32_t) && sizeof(MPI_Comm) == sizeof(int32_t));
+
+// Datatype sizes, direct-mapped by handle, behind the functions' own last datatype: an entry is
+// (handle + 1) << 32 | size, 0 when empty.
 inline constexpr int kSizeSlots = 1024;
 inline std::atomic<uint64_t> g_sizes[kSizeSlots];
 inline bool cacheable(MPI_Datatype datatype) { return datatype >= 0 && datatype < INT32_MAX; }
 
-// bytes_of when the size is not cached: asks MPI_Type_size and caches it.
-uint64_t bytes_of_uncached(MPI_Count count, MPI_Datatype datatype);
+// The wrapper's fast path (recorder.hpp, hit): whether f's last datatype is this call's and the
+// count not negative, so that its bytes are count * f.datatype_size; whether f's last
+// communicator is this send's and dest one of its ranks, so that traffic_hit finds its record.
+[[gnu::always_inline]] inline bool datatype_hit(const FunctionRecord& f, MPI_Datatype datatype,
+                                                MPI_Count count) {
+  return f.datatype == datatype && count >= 0;
+}
+[[gnu::always_inline]] inline bool send_hit(const FunctionRecord& f, MPI_Comm comm, int dest) {
+  return f.comm == comm && unsigned(dest) < f.comm_size;
+}
+// The traffic record of such a send (taken before its bytes: the wrapper's registers fare better).
+[[gnu::always_inline]] inline Traffic& traffic_hit(ThreadLog& log, const FunctionRecord& f,
+                                                   int dest) {
+  return log.sent[size_t(f.traffic_slots[unsigned(dest)])];
+}
 
 // count elements of datatype in bytes; 0 for a count below 1 or a handle that is not a datatype
 // (an argument the call ignored, such as the send type of MPI_Scatter on other ranks than root).
-// Inline: a cached size costs the wrapper a load and a compare.
-inline uint64_t bytes_of(MPI_Count count, MPI_Datatype datatype) {
-  if (count <= 0) return 0;
-  if (cacheable(datatype)) {
-    const uint64_t entry = g_sizes[datatype % kSizeSlots].load(std::memory_order_relaxed);
-    if (entry >> 32 == uint64_t(datatype) + 1) return uint64_t(count) * (entry & 0xffffffffu);
-  }
-  return bytes_of_uncached(count, datatype);
-}
-
-// sent() for every communicator: translates dest to its world rank (cached per communicator).
-int sent_translated(MPI_Comm comm, int dest, uint64_t bytes);
+// The size becomes f's cached one.
+uint64_t bytes_of(FunctionRecord& f, MPI_Count count, MPI_Datatype datatype);
 
 // A message of `bytes` to rank `dest` of comm (a rank of the remote group for an
-// intercommunicator) was sent: counted to its world rank, which is returned (kNoPeer for
-// MPI_PROC_NULL and processes outside MPI_COMM_WORLD). Inline for MPI_COMM_WORLD once this
-// thread's traffic table exists: a compare and two adds.
-[[gnu::always_inline]] inline int sent(MPI_Comm comm, int dest, uint64_t bytes) {
-  if (comm == MPI_COMM_WORLD) {
-    ThreadLog& log = thread_log();
-    if (size_t(dest) < log.sent.size()) {  // a negative dest (MPI_PROC_NULL) is out of range too
-      Traffic& t = log.sent[size_t(dest)];
-      t.bytes += bytes;
-      ++t.messages;
-      return dest;
-    }
-  }
-  return sent_translated(comm, dest, bytes);
-}
+// intercommunicator) was sent by a call of f: counted to its world rank, which is returned
+// (kNoPeer for MPI_PROC_NULL and processes outside MPI_COMM_WORLD). comm's ranks become f's
+// cached ones.
+int count_send(ThreadLog& log, FunctionRecord& f, MPI_Comm comm, int dest, uint64_t bytes);
 
 // A persistent send (MPI_Send_init, MPI_Psend_init, ...) is counted each time it starts.
 void remember_send(MPI_Request request, MPI_Comm comm, int dest, uint64_t bytes);

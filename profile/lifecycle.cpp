@@ -67,7 +67,7 @@ void start() {
   PMPI_Barrier(MPI_COMM_WORLD);  // the ranks' traces start together
   g_run.start = ClockPoint::read();
   g_run.started = true;
-  g_profile.recording.store(true);
+  set_recording(true);
 }
 
 // The job's name in file names: the Slurm job (and step), else weftrun's job number (its PMIx
@@ -112,7 +112,7 @@ void report(const std::vector<RankProfile>& ranks, const std::string& trace_path
 }
 
 int finish() {
-  g_profile.recording.store(false);
+  set_recording(false);
   g_run.started = false;
   const ClockPoint end = ClockPoint::read();
   MPI_Comm comm = MPI_COMM_NULL;
@@ -163,7 +163,7 @@ int MPI_Finalize(void) { return g_run.started ? finish() : PMPI_Finalize(); }
 // The meanings MPI 4.1 asks for (MPI_PCONTROL, in the profiling interface's chapter): level 0
 // disables profiling and level 1 enables it; 2 (flush buffers) and other levels change nothing.
 int MPI_Pcontrol(const int level, ...) {
-  if (g_run.started && (level == 0 || level == 1)) g_profile.recording.store(level == 1);
+  if (g_run.started && (level == 0 || level == 1)) set_recording(level == 1);
   return PMPI_Pcontrol(level);
 }
 

@@ -3,8 +3,9 @@ output against what the program says it did: the text report's calls and bytes p
 its communication matrix, the late barrier's time and the call site it names, the HTML page (there,
 self-contained, the same matrix), and the trace (valid JSON, every call once); then again with a
 trace budget of 10 events per rank, which must keep 10 and count the rest as dropped; and with
-WEFT_PROFILE=summary alone, where only a sample of a function's many calls is timed, the estimated
-time of 20000 MPI_Iprobe calls against the time rank 0's loop of them took.
+WEFT_PROFILE=summary alone, where only a sample of a function's many calls is timed and most are
+counted on the wrappers' fast path: calls, bytes, matrix and the calls at two call sites again, and
+the estimated time of 20000 MPI_Iprobe calls against the time rank 0's loop of them took.
 Usage: check_profile.py WEFTRUN PROFILED_APP NRANKS"""
 import json
 import os
@@ -69,14 +70,18 @@ def check_loop_time(report, stdout):
     time rank 0's loop of it took: a cheap call, so the loop and the wrapper are about half of
     that. The machine's load moves it too: a sampled call that was preempted counts 64 times,
     one that was not timed not at all, so the estimate may overshoot by 64 times the longest call
-    (the report's max) or fall short by a preemption. The bounds catch weights that are missing
-    (the total would be 1024 calls and a 64th of the rest, 6% of it) or misplaced."""
+    (the report's max) or fall short by a preemption; and a timed call also holds part of the
+    clock's own reading, a large share of a call this cheap (with two such jobs at once on 2
+    cores the total came to 1.3-1.4 times the loop, one run in 6 or 8, before and after the
+    wrappers' fast path). The bounds catch weights that are missing (the total would be 1024
+    calls and a 64th of the rest, 6.6% of it) or misplaced (64 on the exact calls too: 4.2
+    times)."""
     looped_ns = sum(float(line.split()[2]) for line in stdout.splitlines()
                     if line.startswith("looped "))
     row = next(line.split() for line in report_section(report, "MPI function")
                if line.startswith("MPI_Iprobe "))
     total_ns, max_ns = float(row[3]) * 1e6, float(row[5]) * 1e3
-    if not 0.2 * looped_ns <= total_ns <= 1.1 * looped_ns + 64 * max_ns:
+    if not 0.2 * looped_ns <= total_ns <= 2 * looped_ns + 64 * max_ns:
         fail(f"MPI_Iprobe: the report says {total_ns / 1e6:.3f} ms in all (longest call "
              f"{max_ns / 1e3:.1f} us), rank 0's loop of it took {looped_ns / 1e6:.3f} ms")
 
@@ -94,6 +99,25 @@ def check_ranks_and_sites(report, source):
     want = f"MPI_Barrier main (profiled_app.c:{barrier_line})"
     if want not in " ".join(busiest.split()):
         fail(f"the busiest call site should be '{want}': {busiest}")
+
+
+def check_sites(report, stdout):
+    """The calls at the two MPI_Recv sites of profiled_app's exchange(), summed over ranks, against
+    the report's busiest call sites (where they must be: thousands of blocking receives)."""
+    want = {}
+    for line in stdout.splitlines():
+        words = line.split()
+        if words[:1] == ["site"]:
+            key = (words[2], int(words[3]))
+            want[key] = want.get(key, 0) + int(words[4])
+    got = {}
+    for line in report_section(report, "busiest call sites")[2:]:
+        where = re.search(r"\(profiled_app\.c:(\d+)\)", line)
+        words = line.split()
+        if where and (words[3], int(where.group(1))) in want:
+            got[(words[3], int(where.group(1)))] = int(words[1])
+    if got != want:
+        fail(f"calls at the exchange's call sites: the report has {got}, the program made {want}")
 
 
 def check_html(path, did_matrix):
@@ -136,6 +160,7 @@ def main():
         check_functions(stderr, functions)
         check_matrix(stderr, matrix)
         check_ranks_and_sites(stderr, source)
+        check_sites(stderr, stdout)
         check_loop_time(stderr, stdout)
         html = os.path.join(work, f"weft-profile.{pid}.html")
         trace = os.path.join(work, f"weft-trace.{pid}.json")
@@ -162,10 +187,13 @@ def main():
                      f"{other['dropped_events'][rank]} of {made}, want 10 and {made - 10}")
 
         pid, stdout, stderr = run_job(weftrun, app, nranks, work, {"WEFT_PROFILE": "summary"})
-        check_functions(stderr, did_of(stdout)[0])
+        functions, matrix, _ = did_of(stdout)
+        check_functions(stderr, functions)
+        check_matrix(stderr, matrix)
+        check_sites(stderr, stdout)
         check_loop_time(stderr, stdout)
-    print("profile: calls, bytes, matrix, times, call site, threads, HTML and trace as the program "
-          "did; sampled times")
+    print("profile: calls, bytes, matrix, times, call sites, threads, HTML and trace as the "
+          "program did; sampled times; the fast path's counts")
 
 
 main()

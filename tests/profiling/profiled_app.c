@@ -2,10 +2,13 @@
  * matrix counts (blocking, nonblocking, sendrecv, persistent, on a communicator whose ranks are
  * the world's reversed, to MPI_PROC_NULL), a derived datatype freed and its handle reused,
  * two threads sending at once (MPI_THREAD_MULTIPLE), collectives, a barrier that rank 0 reaches
- * 300 ms late, and calls made while MPI_Pcontrol(0) has paused the profile. It checks its own data, and prints what it did:
+ * 300 ms late, calls made while MPI_Pcontrol(0) has paused the profile, and enough exchanges from
+ * one place for the profiler to count them on its fast path, with handles freed and replaced under
+ * it. It checks its own data, and prints what it did:
  *   did RANK FUNCTION CALLS BYTES   for every MPI function it called while profiled
  *   sent RANK TO BYTES MESSAGES     for its point-to-point sends by world rank
  *   looped RANK NS                  the time its loop of many MPI_Iprobe calls took
+ *   site RANK FUNCTION LINE CALLS   the calls made at the MPI_Recv call sites of exchange()
  * which the test compares with the profiler's report. Needs 2 ranks or more. */
 #include <mpi.h>
 #include <pthread.h>
@@ -19,6 +22,8 @@ enum { kMaxFunctions = 64, kMaxRanks = 64 };
 static struct { const char* name; long calls, bytes; } g_did[kMaxFunctions];
 static long g_sent_bytes[kMaxRanks], g_sent_messages[kMaxRanks];
 static int g_rank, g_size;
+static int g_site_lines[2];
+static long g_site_calls[2];
 
 /* One call of `name` moving `bytes` (count x datatype size of its first buffer). */
 static void did(const char* name, long bytes) {
@@ -109,17 +114,24 @@ static void persistent(void) {
   }
 }
 
+/* A communicator of all the world's ranks ordered by `key`; this rank's rank there in *r, the size
+ * in *n. */
+static MPI_Comm split_world(int key, int* r, int* n) {
+  MPI_Comm comm;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, key, &comm);
+  did("MPI_Comm_split", 0);
+  MPI_Comm_rank(comm, r);
+  did("MPI_Comm_rank", 0);
+  MPI_Comm_size(comm, n);
+  did("MPI_Comm_size", 0);
+  return comm;
+}
+
 /* On a communicator whose ranks are the world's reversed, each rank sends 9 chars to its next
  * rank there (synchronous mode), which is its previous rank in the world. */
 static void reversed_communicator(void) {
-  MPI_Comm reversed;
-  MPI_Comm_split(MPI_COMM_WORLD, 0, g_size - 1 - g_rank, &reversed);
-  did("MPI_Comm_split", 0);
   int r, n;
-  MPI_Comm_rank(reversed, &r);
-  did("MPI_Comm_rank", 0);
-  MPI_Comm_size(reversed, &n);
-  did("MPI_Comm_size", 0);
+  MPI_Comm reversed = split_world(g_size - 1 - g_rank, &r, &n);
   char out[9] = "reversed", in[9];
   MPI_Request req;
   MPI_Irecv(in, 9, MPI_CHAR, (r + n - 1) % n, 40, reversed, &req);
@@ -155,6 +167,58 @@ static void datatypes(void) {
   }
   MPI_Send(out, 7, MPI_INT, MPI_PROC_NULL, 60, MPI_COMM_WORLD);
   did("MPI_Send", 28);
+}
+
+/* One exchange on comm: count elements of type to rank `to` there and from rank `from`, the
+ * receive made at one of two call sites by the block of 100 that i is in; counted by the caller,
+ * but for the sites, which are counted here when `counted`. */
+static void exchange(MPI_Comm comm, int to, int from, MPI_Datatype type, int count, int i,
+                     int counted) {
+  int out[10] = {g_rank}, in[10];
+  MPI_Request r;
+  MPI_Isend(out, count, type, to, 90, comm, &r);
+  const int site = i / 100 % 2;
+  if (site == 0) {
+    MPI_Recv(in, count, type, from, 90, comm, MPI_STATUS_IGNORE); g_site_lines[0] = __LINE__;
+  } else {
+    MPI_Recv(in, count, type, from, 90, comm, MPI_STATUS_IGNORE); g_site_lines[1] = __LINE__;
+  }
+  g_site_calls[site] += counted;
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
+/* Past the first 1024 calls of a function on a thread the profiler counts most calls without a
+ * lookup, from what it cached at the last call: the site, the datatype's size and the
+ * communicator's world ranks. Two rounds of kExchanges exchanges, each on a communicator and
+ * with a derived type freed at its end, so that the second round's (other ranks, other size)
+ * likely take the first's handles; the profile must still count every call, byte and message. */
+static void cached_handles(void) {
+  enum { kExchanges = 1200 };
+  const int right = (g_rank + 1) % g_size, left = (g_rank + g_size - 1) % g_size;
+  for (int round = 0; round < 2; ++round) {
+    /* round 0: the world's ranks reversed, so the next rank is the left one; round 1: shifted by
+     * one, so the next rank is the right one. */
+    int r, n;
+    MPI_Comm comm = split_world(round == 0 ? g_size - 1 - g_rank : right, &r, &n);
+    const int elements = round == 0 ? 3 : 5, count = round == 0 ? 2 : 1;
+    MPI_Datatype type;
+    MPI_Type_contiguous(elements, MPI_INT, &type);
+    did("MPI_Type_contiguous", 0);
+    MPI_Type_commit(&type);
+    did("MPI_Type_commit", 0);
+    const long bytes = 4L * elements * count;
+    for (int i = 0; i < kExchanges; ++i) {
+      exchange(comm, (r + 1) % n, (r + n - 1) % n, type, count, i, 1);
+      did("MPI_Isend", bytes);
+      sent_to(round == 0 ? left : right, bytes);
+      did("MPI_Recv", bytes);
+      did("MPI_Wait", 0);
+    }
+    MPI_Type_free(&type);
+    did("MPI_Type_free", 0);
+    MPI_Comm_free(&comm);
+    did("MPI_Comm_free", 0);
+  }
 }
 
 /* Five Sendrecvs of 2 ints to the right, on a tag of the thread's own. */
@@ -218,6 +282,7 @@ int main(int argc, char** argv) {
   datatypes();
   threads();
   many_calls();
+  cached_handles();
   double x = g_rank, sum = 0;
   for (int i = 0; i < 2; ++i) {
     MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -229,12 +294,15 @@ int main(int argc, char** argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Sendrecv_replace(&x, 1, MPI_DOUBLE, (g_rank + 1) % g_size, 70, (g_rank + g_size - 1) % g_size,
                        70, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  exchange(MPI_COMM_WORLD, (g_rank + 1) % g_size, (g_rank + g_size - 1) % g_size, MPI_INT, 1, 0, 0);
   MPI_Pcontrol(1);
   if (g_rank == 0) usleep(300000);
   MPI_Barrier(MPI_COMM_WORLD); /* the late barrier */
   did("MPI_Barrier", 0);
   for (int i = 0; g_did[i].name; ++i)
     printf("did %d %s %ld %ld\n", g_rank, g_did[i].name, g_did[i].calls, g_did[i].bytes);
+  for (int site = 0; site < 2; ++site)
+    printf("site %d MPI_Recv %d %ld\n", g_rank, g_site_lines[site], g_site_calls[site]);
   for (int to = 0; to < g_size; ++to)
     if (g_sent_messages[to] > 0)
       printf("sent %d %d %ld %ld\n", g_rank, to, g_sent_bytes[to], g_sent_messages[to]);
