@@ -84,10 +84,15 @@ NodeRegion::Place NodeRegion::posted(int member, uint64_t call) const {
 }
 
 bool NodeRegion::try_post(uint64_t call, const void* buf, size_t bytes, int readers) {
+  return try_publish(call, buf, bytes, uint32_t(bytes), readers);
+}
+
+bool NodeRegion::try_publish(uint64_t call, const void* payload, size_t bytes, uint32_t stated,
+                             int readers) {
   const Place p = place(rank_, call, bytes);
   if (p.head->readers_left.load(std::memory_order_acquire) != 0) return false;
-  if (bytes > 0) std::memcpy(p.payload, buf, bytes);
-  p.head->bytes = uint32_t(bytes);
+  if (bytes > 0) std::memcpy(p.payload, payload, bytes);
+  p.head->bytes = stated;
   p.head->readers_left.store(uint32_t(readers), std::memory_order_relaxed);
   p.head->call.store(call, std::memory_order_release);
   node_->wake_after_publishing(locals_);
@@ -114,14 +119,7 @@ void NodeRegion::fetched(int member, const Place& p) {
 
 bool NodeRegion::try_post_reference(uint64_t call, const void* buf, size_t bytes, int fetches) {
   const Reference ref{reinterpret_cast<uint64_t>(buf), bytes};
-  const Place p = place(rank_, call, sizeof ref);
-  if (p.head->readers_left.load(std::memory_order_acquire) != 0) return false;
-  std::memcpy(p.payload, &ref, sizeof ref);
-  p.head->bytes = kByReference;
-  p.head->readers_left.store(uint32_t(fetches), std::memory_order_relaxed);
-  p.head->call.store(call, std::memory_order_release);
-  node_->wake_after_publishing(locals_);
-  return true;
+  return try_publish(call, &ref, sizeof ref, kByReference, fetches);
 }
 
 bool NodeRegion::fetched_by_all(uint64_t call) const {

@@ -77,9 +77,10 @@ class NodeRegion {
   bool try_post_reference(uint64_t call, const void* buf, size_t bytes, int fetches);
   bool fetched_by_all(uint64_t call) const;
   // Reads `bytes` of rank `member`'s post by reference in call `call`, from `from` bytes into
-  // it, to `buf` with process_vm_readv (one of its fetches). *posted: the bytes it refers to
+  // it, to `buf` with process_vm_readv (one of its fetches). *referred: the bytes it refers to
   // (0 for a post by copy); of a read beyond them, only what is there is made.
-  Read try_read(int member, uint64_t call, size_t from, void* buf, size_t bytes, size_t* posted);
+  Read try_read(int member, uint64_t call, size_t from, void* buf, size_t bytes,
+                size_t* referred);
 
  private:
   // Where a post lies: its header and its payload.
@@ -91,6 +92,9 @@ class NodeRegion {
   Place place(int member, uint64_t call, size_t bytes) const;
   // Where `member`'s post of call `call` is; head null until it has posted.
   Place posted(int member, uint64_t call) const;
+  // Makes this rank's post in call `call`: `bytes` of `payload` in its place, whose header
+  // states `stated` bytes, for `readers` fetches; false while the place waits for fetchers.
+  bool try_publish(uint64_t call, const void* payload, size_t bytes, uint32_t stated, int readers);
   // One fetch of `member`'s post at `p` is done: the last frees the place and wakes its owner.
   void fetched(int member, const Place& p);
 
