@@ -84,8 +84,10 @@ std::shared_ptr<const TrafficSlots> translate(MPI_Comm comm) {
 }
 
 // The traffic slot of rank `dest` of comm (world_size where comm is not a communicator or has no
-// such rank: the call will say so); comm's slots become `cache`'s last ones when it is given.
-int slot_of(MPI_Comm comm, int dest, FunctionRecord* cache) {
+// such rank: the call will say so); comm's slots become `cache`'s last ones when it is given,
+// held by `owner`.
+int slot_of(MPI_Comm comm, int dest, FunctionRecord* cache,
+            std::shared_ptr<const TrafficSlots>* owner) {
   Translations& t = translations();
   std::shared_ptr<const TrafficSlots> slots;
   {
@@ -98,7 +100,8 @@ int slot_of(MPI_Comm comm, int dest, FunctionRecord* cache) {
     std::lock_guard<std::mutex> hold(t.mutex);
     t.by_comm[comm] = slots;
   }
-  if (cache != nullptr) {  // the map keeps the slots until forget_comm moves the epoch
+  if (cache != nullptr) {
+    *owner = slots;
     cache->comm = comm;
     cache->comm_size = uint32_t(slots->size());
     cache->traffic_slots = slots->data();
@@ -152,14 +155,15 @@ uint64_t bytes_of(FunctionRecord& f, MPI_Count count, MPI_Datatype datatype) {
 int count_send(ThreadLog& log, FunctionRecord& f, MPI_Comm comm, int dest, uint64_t bytes) {
   if (dest == MPI_PROC_NULL) return kNoPeer;
   const int slot =
-      send_hit(f, comm, dest) ? f.traffic_slots[unsigned(dest)] : slot_of(comm, dest, &f);
+      send_hit(f, comm, dest) ? f.traffic_slots[unsigned(dest)]
+                              : slot_of(comm, dest, &f, &log.traffic_slot_owners[&f - log.functions]);
   add_traffic(log, slot, bytes);
   return peer_of(slot);
 }
 
 void remember_send(MPI_Request request, MPI_Comm comm, int dest, uint64_t bytes) {
   if (dest == MPI_PROC_NULL) return;
-  const int slot = slot_of(comm, dest, nullptr);
+  const int slot = slot_of(comm, dest, nullptr, nullptr);
   PersistentSends& p = persistent_sends();
   std::lock_guard<std::mutex> hold(p.mutex);
   p.by_request[request] = {slot, bytes};

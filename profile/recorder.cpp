@@ -54,6 +54,7 @@ void refresh_caches(ThreadLog& log, uint64_t epoch) {
     f.comm_size = 0;
     f.traffic_slots = nullptr;
   }
+  for (auto& owner : log.traffic_slot_owners) owner.reset();
   log.epoch = epoch;
 }
 

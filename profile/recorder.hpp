@@ -7,6 +7,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "profile/clock.hpp"
@@ -32,7 +33,8 @@ struct SiteStats {
 // (MPI_DATATYPE_NULL, MPI_COMM_NULL: handles.hpp checks) when none is cached, and are dropped
 // whenever the cache epoch moves (Profile::epoch).
 struct alignas(64) FunctionRecord {
-  uint32_t untimed_left = 0;           // calls to go until the next timed one; 0: this one is
+  uint32_t untimed_left = 1;           // calls to go until the next timed one, that one included
+                                       //   (a send's wrapper counts down before any other check)
   int32_t datatype = 0;                // the last datatype argument, and its size in bytes
   int32_t comm = 0;                    // the last communicator sent on, its size, and the slot in
   uint32_t comm_size = 0;              //   ThreadLog::sent of each of its ranks (traffic_slots)
@@ -67,6 +69,9 @@ struct ThreadLog {
   SiteStats sites[kSiteSlots];
   SiteStats unplaced_sites;       // calls at sites that found no free slot
   std::vector<Traffic> sent;      // by world rank, then one slot for processes of other jobs
+  // What each record's traffic_slots points into, held here while it is cached: a send counts
+  // its traffic after its call, when another thread may have freed the communicator.
+  std::shared_ptr<const std::vector<int32_t>> traffic_slot_owners[kFunctionCount];
   Tick mpi_ticks = 0;             // time inside outermost MPI calls
   int depth = 0;                  // of MPI calls: one made inside another (a callback calling MPI)
                                   // is counted, but its time is already in the outer call's
@@ -147,9 +152,9 @@ inline constexpr uint32_t kSampleEvery = 64;
 // The next gap between timed calls (recorder.cpp).
 uint32_t next_gap(ThreadLog& log);
 
-// Whether this call of f is timed. The wrapper's fast path counts f.untimed_left down last of
-// all its checks and leaves it at 0 when it reaches 0; a call that left the fast path earlier
-// counts it down here.
+// Whether this call of f is timed. The wrapper's fast path counts f.untimed_left down (last of
+// all its checks; a send's, first) and leaves it at 0 when it reaches 0; a call that left the
+// fast path before counting down counts it down here.
 [[gnu::always_inline]] inline bool timed(ThreadLog& log, FunctionRecord& f) {
   if (f.untimed_left != 0 && --f.untimed_left != 0) return false;
   f.untimed_left = f.calls + 1 < kExactCalls || g_profile.trace ? 1 : next_gap(log);
@@ -159,10 +164,14 @@ uint32_t next_gap(ThreadLog& log);
 // The wrapper's fast path: whether the thread's caches are current and the call comes from f's
 // last site (then the generated wrapper checks the handles, handles.hpp), and lastly whether it
 // goes untimed. All checks come before any count, so a call that fails one is counted once, by
-// counted_MPI_*.
+// counted_MPI_*. A send checks current() and counts down first, passes the call on, then checks
+// the rest: one that fails them is counted once, by sent_MPI_* (gen_wrappers.py).
+[[gnu::always_inline]] inline bool current(const ThreadLog& log) {
+  return log.epoch == g_profile.epoch.load(std::memory_order_relaxed);
+}
 [[gnu::always_inline]] inline bool hit(const ThreadLog& log, const FunctionRecord& f,
                                        const void* site) {
-  return log.epoch == g_profile.epoch.load(std::memory_order_relaxed) && f.site_address == site;
+  return current(log) && f.site_address == site;
 }
 [[gnu::always_inline]] inline bool untimed_hit(FunctionRecord& f) { return --f.untimed_left != 0; }
 // Counts a call that passed them, of `bytes`.
