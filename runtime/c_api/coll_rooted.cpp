@@ -42,60 +42,97 @@ std::vector<Block> own_view(const weft::Comm& c, bool vector, size_t own_bytes) 
   return blocks;
 }
 
-// MPI_Gather and MPI_Gatherv (`vector`; counts and displs matter at the root only).
-int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-           void* recvbuf, MPI_Count recvcount, bool vector, capi::CountArray counts,
-           capi::CountArray displs, MPI_Datatype recvtype, int root, MPI_Comm comm, Form form,
-           MPI_Request* request) {
+// One side of MPI_Gather(v)/MPI_Scatter(v) as the C API passed it, with the names its errors
+// give the arguments: the side every rank has, or the root's side that holds every rank's block
+// (counts and displs for the v-variants).
+struct Side {
+  const void* buf;
+  MPI_Count count;
+  capi::CountArray counts, displs;
+  MPI_Datatype type;
+  const char* buf_arg;
+  const char* count_arg;
+  const char* counts_arg;
+  const char* type_arg;
+};
+
+// MPI_Gather(v) (`gathers`: every rank's send side `own` to the root's receive side `all`) and
+// MPI_Scatter(v) (the root's send side `all` to every rank's receive side `own`); `vector`: the
+// v-variants.
+int rooted(const char* fn, bool gathers, const Side& own, const Side& all, bool vector, int root,
+           MPI_Comm comm, Form form, MPI_Request* request) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
   WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
   WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  if (capi::sits_out(*c, root))
-    return capi::launch_idle(fn, comm, *c, CollKind::kGather, form, request);
+  const CollKind kind = gathers ? CollKind::kGather : CollKind::kScatter;
+  if (capi::sits_out(*c, root)) return capi::launch_idle(fn, comm, *c, kind, form, request);
   const bool is_root = capi::is_root(*c, root), inter = c->is_inter();
   CallSpec spec;
   weft::coll::CollArgs& a = spec.args;
-  a.kind = CollKind::kGather;
+  a.kind = kind;
   a.root = root;
   a.uniform = !vector;
-  const weft::Datatype* st = nullptr;
-  if (!(inter && is_root)) {  // an intercommunicator's root sends nothing
+  // Where each side goes in the call: the sending one is the send side.
+  weft::coll::TypedBuffer& own_typed = gathers ? spec.send_typed : spec.recv_typed;
+  weft::coll::TypedBuffer& all_typed = gathers ? spec.recv_typed : spec.send_typed;
+  const auto bind = [&spec](bool sending, const void* buf) {
+    if (sending)
+      spec.binding.send = buf;
+    else
+      spec.binding.recv = const_cast<void*>(buf);
+  };
+  const weft::Datatype* t = nullptr;
+  if (!(inter && is_root)) {  // an intercommunicator's root has no side of its own
     WEFT_CHECK(comm, fn,
-               capi::check_typed(sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype",
-                                 is_root, &st));
+               capi::check_typed(own.buf, own.count, own.type, own.buf_arg, own.count_arg,
+                                 own.type_arg, is_root, &t));
   }
-  capi::describe(spec, sendcount, st, MPI_OP_NULL, sendbuf == MPI_IN_PLACE);
-  if (st != nullptr)
-    spec.binding.send = capi::place_single(sendbuf, sendcount, st, &spec.send_typed);
-  const size_t send_bytes = st != nullptr ? size_t(sendcount) * st->size() : 0;
+  capi::describe(spec, own.count, t, MPI_OP_NULL, own.buf == MPI_IN_PLACE);
+  if (t != nullptr) bind(gathers, capi::place_single(own.buf, own.count, t, &own_typed));
+  const size_t own_bytes = t != nullptr ? size_t(own.count) * t->size() : 0;
   if (!is_root) {
     if (inter) {
-      a.bytes = send_bytes;
+      a.bytes = own_bytes;
     } else {
-      a.blocks = own_view(*c, vector, send_bytes);
+      a.blocks = own_view(*c, vector, own_bytes);
     }
     return capi::launch(fn, comm, *c, spec, form, request);
   }
   std::vector<capi::UserBlock> side;
   WEFT_CHECK(comm, fn,
-             root_side(*c, vector, recvcount, counts, displs, recvtype, "recvcount", "recvcounts",
-                       "recvtype", &side));
-  WEFT_CHECK(comm, fn, capi::check_side_buffer(recvbuf, side, "recvbuf"));
-  a.blocks = capi::place_blocks(side, &spec.recv_typed);
-  spec.binding.recv = recvbuf;
+             root_side(*c, vector, all.count, all.counts, all.displs, all.type, all.count_arg,
+                       all.counts_arg, all.type_arg, &side));
+  WEFT_CHECK(comm, fn, capi::check_side_buffer(all.buf, side, all.buf_arg));
+  a.blocks = capi::place_blocks(side, &all_typed);
+  bind(!gathers, all.buf);
   if (inter) return capi::launch(fn, comm, *c, spec, form, request);
-  const Block own = a.blocks[size_t(root)];
-  if (sendbuf == MPI_IN_PLACE) {
-    if (spec.recv_typed.empty()) {
-      spec.binding.send = at(recvbuf, own.offset);
+  const Block root_block = a.blocks[size_t(root)];
+  if (own.buf == MPI_IN_PLACE) {
+    if (all_typed.empty()) {
+      bind(gathers, at(all.buf, root_block.offset));
     } else {
-      spec.send_in_packed_recv = ptrdiff_t(own.offset);
+      (gathers ? spec.send_in_packed_recv : spec.recv_in_packed_send) =
+          ptrdiff_t(root_block.offset);
     }
   } else {
-    WEFT_CHECK(comm, fn, capi::check_same_bytes(send_bytes, own.bytes, "the root's own block"));
+    const size_t sent = gathers ? own_bytes : root_block.bytes;
+    const size_t received = gathers ? root_block.bytes : own_bytes;
+    WEFT_CHECK(comm, fn, capi::check_same_bytes(sent, received, "the root's own block"));
   }
   return capi::launch(fn, comm, *c, spec, form, request);
+}
+
+// MPI_Gather and MPI_Gatherv (`vector`; counts and displs matter at the root only).
+int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void* recvbuf, MPI_Count recvcount, bool vector, capi::CountArray counts,
+           capi::CountArray displs, MPI_Datatype recvtype, int root, MPI_Comm comm, Form form,
+           MPI_Request* request) {
+  const Side send{sendbuf, sendcount, nullptr, nullptr, sendtype,
+                  "sendbuf", "sendcount", nullptr, "sendtype"};
+  const Side recv{recvbuf, recvcount, counts, displs, recvtype,
+                  "recvbuf", "recvcount", "recvcounts", "recvtype"};
+  return rooted(fn, true, send, recv, vector, root, comm, form, request);
 }
 
 // MPI_Scatter and MPI_Scatterv (`vector`; counts and displs matter at the root only).
@@ -103,55 +140,11 @@ int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, bool vecto
             capi::CountArray counts, capi::CountArray displs, MPI_Datatype sendtype, void* recvbuf,
             MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, Form form,
             MPI_Request* request) {
-  WEFT_REQUIRE_RUNNING(fn);
-  weft::Comm* c = nullptr;
-  WEFT_CHECK(comm, fn, capi::collective_comm(comm, &c));
-  WEFT_CHECK(comm, fn, capi::check_root(*c, root));
-  if (capi::sits_out(*c, root))
-    return capi::launch_idle(fn, comm, *c, CollKind::kScatter, form, request);
-  const bool is_root = capi::is_root(*c, root), inter = c->is_inter();
-  CallSpec spec;
-  weft::coll::CollArgs& a = spec.args;
-  a.kind = CollKind::kScatter;
-  a.root = root;
-  a.uniform = !vector;
-  const weft::Datatype* rt = nullptr;
-  if (!(inter && is_root)) {  // an intercommunicator's root receives nothing
-    WEFT_CHECK(comm, fn,
-               capi::check_typed(recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype",
-                                 is_root, &rt));
-  }
-  capi::describe(spec, recvcount, rt, MPI_OP_NULL, recvbuf == MPI_IN_PLACE);
-  if (rt != nullptr)
-    spec.binding.recv = capi::place_single(recvbuf, recvcount, rt, &spec.recv_typed);
-  const size_t recv_bytes = rt != nullptr ? size_t(recvcount) * rt->size() : 0;
-  if (!is_root) {
-    if (inter) {
-      a.bytes = recv_bytes;
-    } else {
-      a.blocks = own_view(*c, vector, recv_bytes);
-    }
-    return capi::launch(fn, comm, *c, spec, form, request);
-  }
-  std::vector<capi::UserBlock> side;
-  WEFT_CHECK(comm, fn,
-             root_side(*c, vector, sendcount, counts, displs, sendtype, "sendcount", "sendcounts",
-                       "sendtype", &side));
-  WEFT_CHECK(comm, fn, capi::check_side_buffer(sendbuf, side, "sendbuf"));
-  a.blocks = capi::place_blocks(side, &spec.send_typed);
-  spec.binding.send = sendbuf;
-  if (inter) return capi::launch(fn, comm, *c, spec, form, request);
-  const Block own = a.blocks[size_t(root)];
-  if (recvbuf == MPI_IN_PLACE) {
-    if (spec.send_typed.empty()) {
-      spec.binding.recv = at(sendbuf, own.offset);
-    } else {
-      spec.recv_in_packed_send = ptrdiff_t(own.offset);
-    }
-  } else {
-    WEFT_CHECK(comm, fn, capi::check_same_bytes(own.bytes, recv_bytes, "the root's own block"));
-  }
-  return capi::launch(fn, comm, *c, spec, form, request);
+  const Side send{sendbuf, sendcount, counts, displs, sendtype,
+                  "sendbuf", "sendcount", "sendcounts", "sendtype"};
+  const Side recv{recvbuf, recvcount, nullptr, nullptr, recvtype,
+                  "recvbuf", "recvcount", nullptr, "recvtype"};
+  return rooted(fn, false, recv, send, vector, root, comm, form, request);
 }
 
 }  // namespace
