@@ -154,9 +154,9 @@ uint64_t bytes_of(FunctionRecord& f, MPI_Count count, MPI_Datatype datatype) {
 
 int count_send(ThreadLog& log, FunctionRecord& f, MPI_Comm comm, int dest, uint64_t bytes) {
   if (dest == MPI_PROC_NULL) return kNoPeer;
-  const int slot =
-      send_hit(f, comm, dest) ? f.traffic_slots[unsigned(dest)]
-                              : slot_of(comm, dest, &f, &log.traffic_slot_owners[&f - log.functions]);
+  const int slot = send_hit(f, comm, dest)
+                       ? f.traffic_slots[unsigned(dest)]
+                       : slot_of(comm, dest, &f, &log.traffic_slot_owners[&f - log.functions]);
   add_traffic(log, slot, bytes);
   return peer_of(slot);
 }
