@@ -95,18 +95,16 @@ class Schedule {
   // Posts `bytes` of `src` in the node region for this call, to be fetched by `readers` ranks
   // (at most one post per call and rank).
   StepId post(BufRef src, size_t bytes, int readers, Deps deps = {}) {
-    return add({StepKind::kPost, region_post_, readers, src, {}, bytes}, list(deps));
+    return region_step(StepKind::kPost, readers, src, {}, bytes, kWholePost, false, deps);
   }
   // Copies what rank `peer` posts in this call (`bytes`) to `dst`, once it has.
   StepId fetch(int peer, BufRef dst, size_t bytes, Deps deps = {}) {
-    return add({StepKind::kFetch, region_post_, peer, {}, dst, bytes}, list(deps));
+    return fetch_part(peer, kWholePost, dst, bytes, deps);
   }
   // Copies `bytes` of what rank `peer` posts in this call, from `from` bytes into its post (which
   // must hold them), to `dst`.
   StepId fetch_part(int peer, size_t from, BufRef dst, size_t bytes, Deps deps = {}) {
-    Step step{StepKind::kFetch, region_post_, peer, {}, dst, bytes};
-    step.from = from;
-    return add(step, list(deps));
+    return region_step(StepKind::kFetch, peer, {}, dst, bytes, from, false, deps);
   }
   // Region steps added from now on concern the first (0) or second (1) post of a rank in the
   // call (0 until changed). A rank's second post waits until its first has been fetched.
@@ -114,9 +112,7 @@ class Schedule {
   // Posts by reference the `bytes` at `src` for `fetches` fetches by other ranks (each reads
   // what it needs with fetch_reference); completes once all have read.
   StepId post_reference(BufRef src, size_t bytes, int fetches, Deps deps = {}) {
-    Step step{StepKind::kPost, region_post_, fetches, src, {}, bytes};
-    step.by_reference = true;
-    return add(step, list(deps));
+    return region_step(StepKind::kPost, fetches, src, {}, bytes, kWholePost, true, deps);
   }
   // Reads what rank `peer` posts by reference in this call (at most `bytes`) to `dst`.
   StepId fetch_reference(int peer, BufRef dst, size_t bytes, Deps deps = {}) {
@@ -124,10 +120,7 @@ class Schedule {
   }
   // Reads `bytes` of it, from `from` bytes into it (which must hold them), to `dst`.
   StepId fetch_reference_part(int peer, size_t from, BufRef dst, size_t bytes, Deps deps = {}) {
-    Step step{StepKind::kFetch, region_post_, peer, {}, dst, bytes};
-    step.by_reference = true;
-    step.from = from;
-    return add(step, list(deps));
+    return region_step(StepKind::kFetch, peer, {}, dst, bytes, from, true, deps);
   }
   // A step that does nothing but complete once its dependencies have: joins several steps
   // into one dependency.
@@ -166,6 +159,14 @@ class Schedule {
  private:
   static std::span<const StepId> list(Deps deps) { return {deps.begin(), deps.size()}; }
   StepId add(Step s, std::span<const StepId> deps);
+  // A post or fetch of the current region post (set_region_post).
+  StepId region_step(StepKind kind, int peer, BufRef src, BufRef dst, size_t bytes, size_t from,
+                     bool by_reference, Deps deps) {
+    Step step{kind, region_post_, peer, src, dst, bytes};
+    step.from = from;
+    step.by_reference = by_reference;
+    return add(step, list(deps));
+  }
   std::vector<Step> steps_;
   std::vector<StepId> deps_;
   size_t scratch_bytes_ = 0;
