@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "coll/node_map.hpp"
@@ -36,6 +37,11 @@ struct Block {
   size_t bytes = 0;
   bool operator==(const Block&) const = default;
 };
+
+// The bytes from a buffer's start to the end of its last block (0 for none).
+inline size_t blocks_end(std::span<const Block> blocks) {
+  return blocks.empty() ? 0 : blocks.back().offset + blocks.back().bytes;
+}
 
 // One call, as every rank's builder sees it.
 //

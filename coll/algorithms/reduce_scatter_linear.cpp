@@ -7,8 +7,7 @@ namespace weft::coll {
 namespace {
 
 void build(const CollArgs& a, Schedule& s) {
-  const Block& last = a.blocks.back();
-  const size_t total = last.offset + last.bytes;
+  const size_t total = blocks_end(a.blocks);
   const Block mine = a.blocks[size_t(a.rank)];
   if (a.rank != 0) {
     const StepId sent = s.send(0, send_buf(), total);

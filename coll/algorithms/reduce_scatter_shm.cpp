@@ -8,13 +8,13 @@
 namespace weft::coll {
 namespace {
 
-size_t input_bytes(const CollArgs& a) { return a.blocks.back().offset + a.blocks.back().bytes; }
-
-bool accepts(const CollArgs& a) { return !a.blocks.empty() && region_takes(a, input_bytes(a)); }
+bool accepts(const CollArgs& a) {
+  return !a.blocks.empty() && region_takes(a, blocks_end(a.blocks));
+}
 
 void build(const CollArgs& a, Schedule& s) {
   const Block mine = a.blocks[size_t(a.rank)];
-  fold_posts(a, s, s.post(send_buf(), input_bytes(a), a.size - 1), &mine);
+  fold_posts(a, s, s.post(send_buf(), blocks_end(a.blocks), a.size - 1), &mine);
 }
 
 // Every rank must predict the same, so the largest block's rank is the one costed.

@@ -27,10 +27,6 @@ size_t piece_bytes(const CollArgs& a) {
 
 size_t pieces(size_t bytes, size_t piece) { return (bytes + piece - 1) / piece; }
 
-size_t input_bytes(std::span<const Block> blocks) {
-  return blocks.empty() ? 0 : blocks.back().offset + blocks.back().bytes;
-}
-
 bool accepts(const CollArgs& a) {
   return a.commutative && !a.blocks.empty() && region_takes(a, 0);
 }
@@ -61,7 +57,7 @@ StepId append_single_copy_reduce_scatter(Schedule& s, const CollArgs& a, BufRef 
   size_t reads = 0;  // of this rank's input by the others
   for (int r = 0; r < a.size; ++r)
     if (r != a.rank) reads += pieces(blocks[size_t(r)].bytes, piece);
-  *posted = s.post_reference(input, input_bytes(blocks), int(reads));
+  *posted = s.post_reference(input, blocks_end(blocks), int(reads));
   const Block mine = blocks[size_t(a.rank)];
   const size_t room = std::min(piece, mine.bytes);
   // A piece of room per other rank, so that reading from a rank that has posted never waits for
