@@ -13,8 +13,8 @@ bool accepts(const CollArgs& a) { return a.commutative; }
 
 void build(const CollArgs& a, Schedule& s) {
   const std::vector<Block> blocks = even_blocks(a.bytes, a.elem_size, a.size);
-  const StepId copied = s.copy(send_buf(), recv_buf(), a.bytes);
-  const StepId reduced = append_halving_reduce_scatter(s, a, blocks, recv_buf(), copied);
+  const std::optional<BufRef> input = a.in_place ? std::nullopt : std::optional(send_buf());
+  const StepId reduced = append_halving_reduce_scatter(s, a, blocks, input, recv_buf(), kNoStep);
   append_doubling_allgather(s, a, blocks, recv_buf(), reduced);
 }
 

@@ -2,6 +2,7 @@
 // ring allreduce = ring reduce-scatter + ring allgather). Each is written once, in the file of
 // the algorithm it is named after, and appended to a schedule after a given step.
 #pragma once
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -64,8 +65,11 @@ StepId append_binomial_scatter(Schedule& s, const Ring& ring, std::span<const Bl
 // Thakur, Rabenseifner & Gropp, "Optimization of collective communication operations in MPICH"
 // (2005): the size - 2^k extra ranks first fold their vector into a partner and drop out; the
 // remaining 2^k ranks halve the vector between pairs log2(2^k) times. `acc` is a writable
-// full-length vector holding this rank's input; an active rank ends holding, in `acc`, the
-// reduced blocks of the ranks it stands for (HalvingGroup::blocks_of).
+// full-length vector; `input`, this rank's vector, is only read (nullopt: acc holds it already).
+// With a separate input nothing is copied into acc: the first data received lands there and the
+// input is folded in from where it lies (operands swapped, as commutative ops allow). An active
+// rank ends holding, in `acc`, the reduced blocks of the ranks it stands for
+// (HalvingGroup::blocks_of).
 struct HalvingGroup {
   int size = 1, pof2 = 1, rem = 0;
   explicit HalvingGroup(int size);
@@ -79,7 +83,8 @@ struct HalvingGroup {
 // Where the original blocks of new ranks [lo, hi) lie in the vector (contiguous).
 Block halving_span(const HalvingGroup& g, std::span<const Block> blocks, int lo, int hi);
 StepId append_halving_reduce_scatter(Schedule& s, const CollArgs& args,
-                                     std::span<const Block> blocks, BufRef acc, StepId after);
+                                     std::span<const Block> blocks, std::optional<BufRef> input,
+                                     BufRef acc, StepId after);
 // The inverse (allgather_recursive_doubling.cpp): recursive doubling allgather among the
 // power-of-two group, new rank n starting with the blocks it stands for, then each folded rank
 // gets the whole vector from its partner.

@@ -15,8 +15,9 @@ bool accepts(const CollArgs& a) { return a.commutative; }
 void build(const CollArgs& a, Schedule& s) {
   const std::vector<Block> blocks = even_blocks(a.bytes, a.elem_size, a.size);
   const BufRef acc = a.rank == a.root ? recv_buf() : s.scratch(a.bytes);
-  const StepId copied = s.copy(send_buf(), acc, a.bytes);
-  const StepId reduced = append_halving_reduce_scatter(s, a, blocks, acc, copied);
+  const bool acc_is_input = a.rank == a.root && a.in_place;
+  const std::optional<BufRef> input = acc_is_input ? std::nullopt : std::optional(send_buf());
+  const StepId reduced = append_halving_reduce_scatter(s, a, blocks, input, acc, kNoStep);
   const HalvingGroup g(a.size);
   // A folded root is stood for by its partner, which forwards the result at the end.
   const int gatherer = g.new_rank(a.root) >= 0 ? a.root : a.root + 1;

@@ -26,18 +26,34 @@ Block halving_span(const HalvingGroup& g, std::span<const Block> blocks, int lo,
 }
 
 StepId append_halving_reduce_scatter(Schedule& s, const CollArgs& a,
-                                     std::span<const Block> blocks, BufRef acc, StepId after) {
+                                     std::span<const Block> blocks, std::optional<BufRef> input,
+                                     BufRef acc, StepId after) {
   const HalvingGroup g(a.size);
   const Block all = halving_span(g, blocks, 0, g.pof2);
-  if (a.size == 1) return after;
-  if (a.rank < 2 * g.rem && a.rank % 2 == 0) {
-    return s.send(a.rank + 1, acc.at(all.offset), all.bytes, {after});
+  if (a.size == 1) {
+    return input ? s.copy(input->at(all.offset), acc.at(all.offset), all.bytes, {after}) : after;
   }
-  const BufRef tmp = s.scratch(all.offset + all.bytes);
+  if (a.rank < 2 * g.rem && a.rank % 2 == 0) {
+    return s.send(a.rank + 1, input.value_or(acc).at(all.offset), all.bytes, {after});
+  }
+  // Where the partner's data lands before it is folded into `acc`: received straight into acc
+  // while acc holds nothing of this rank yet (the input is then folded in from where it is),
+  // else into scratch made on first use.
+  std::optional<BufRef> tmp;
+  auto landing = [&](const Block& b) {
+    if (input) return acc.at(b.offset);
+    if (!tmp) tmp = s.scratch(all.offset + all.bytes);
+    return tmp->at(b.offset);
+  };
+  // Folds what `got` brought for block `b` into acc; acc holds the input from then on.
+  auto fold = [&](const Block& b, StepId got) {
+    const BufRef arrived = input ? input->at(b.offset) : tmp->at(b.offset);
+    input.reset();
+    return s.reduce(arrived, acc.at(b.offset), b.bytes, {got});
+  };
   StepId last = after;
   if (a.rank < 2 * g.rem) {
-    const StepId got = s.recv(a.rank - 1, tmp.at(all.offset), all.bytes, {after});
-    last = s.reduce(tmp.at(all.offset), acc.at(all.offset), all.bytes, {got});
+    last = fold(all, s.recv(a.rank - 1, landing(all), all.bytes, {after}));
   }
   const int n = g.new_rank(a.rank);
   std::vector<StepId> sends;
@@ -47,9 +63,9 @@ StepId append_halving_reduce_scatter(Schedule& s, const CollArgs& a,
     const bool upper = (n & d) != 0;
     const Block keep = halving_span(g, blocks, upper ? mid : lo, upper ? hi : mid);
     const Block give = halving_span(g, blocks, upper ? lo : mid, upper ? mid : hi);
-    const StepId got = s.recv(partner, tmp.at(keep.offset), keep.bytes, {last});
-    sends.push_back(s.send(partner, acc.at(give.offset), give.bytes, {last}));
-    last = s.reduce(tmp.at(keep.offset), acc.at(keep.offset), keep.bytes, {got});
+    const StepId got = s.recv(partner, landing(keep), keep.bytes, {last});
+    sends.push_back(s.send(partner, input.value_or(acc).at(give.offset), give.bytes, {last}));
+    last = fold(keep, got);
     (upper ? lo : hi) = mid;
   }
   sends.push_back(last);
@@ -64,8 +80,7 @@ void build(const CollArgs& a, Schedule& s) {
   const HalvingGroup g(a.size);
   const Block all = halving_span(g, a.blocks, 0, g.pof2);
   const BufRef acc = s.scratch(all.offset + all.bytes);
-  const StepId copied = s.copy(send_buf(all.offset), acc.at(all.offset), all.bytes);
-  const StepId reduced = append_halving_reduce_scatter(s, a, a.blocks, acc, copied);
+  const StepId reduced = append_halving_reduce_scatter(s, a, a.blocks, send_buf(), acc, kNoStep);
   const Block mine = a.blocks[size_t(a.rank)];
   const int n = g.new_rank(a.rank);
   if (n < 0) {
