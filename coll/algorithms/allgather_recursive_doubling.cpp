@@ -11,7 +11,7 @@
 namespace weft::coll {
 
 StepId append_doubling_allgather(Schedule& s, const CollArgs& a, std::span<const Block> blocks,
-                                 BufRef acc, StepId after) {
+                                 BufRef acc, StepId after, std::optional<BufRef> own) {
   const HalvingGroup g(a.size);
   const Block all = halving_span(g, blocks, 0, g.pof2);
   const int n = g.new_rank(a.rank);
@@ -23,8 +23,12 @@ StepId append_doubling_allgather(Schedule& s, const CollArgs& a, std::span<const
     const Block out = halving_span(g, blocks, mine, mine + d);
     const Block in = halving_span(g, blocks, theirs, theirs + d);
     const StepId got = s.recv(g.old_rank(partner), acc.at(in.offset), in.bytes, {after});
-    steps.push_back(s.send(g.old_rank(partner), acc.at(out.offset), out.bytes, {}));
-    for (StepId r : received) s.also_after(r);
+    if (own && d == 1 && g.block_count(n) == 1) {  // out is this rank's own block, ready at start
+      steps.push_back(s.send(g.old_rank(partner), *own, out.bytes, {}));
+    } else {
+      steps.push_back(s.send(g.old_rank(partner), acc.at(out.offset), out.bytes, {}));
+      for (StepId r : received) s.also_after(r);
+    }
     received.push_back(got);
   }
   if (a.rank < 2 * g.rem) {
@@ -58,7 +62,7 @@ void build(const CollArgs& a, Schedule& s) {
       ready = s.join({ready, s.recv(a.rank - 1, work.at(theirs.offset), theirs.bytes)});
     }
   }
-  const StepId done = append_doubling_allgather(s, a, rel, work, ready);
+  const StepId done = append_doubling_allgather(s, a, rel, work, ready, send_buf());
   if (direct) return;
   for (int k = 0; k < a.size; ++k) {
     s.copy(work.at(rel[size_t(k)].offset), recv_buf(a.blocks[size_t(k)].offset),

@@ -11,7 +11,8 @@
 namespace weft::coll {
 
 StepId append_ring_allgather(Schedule& s, const Ring& ring, BufRef buf,
-                             std::span<const Block> blocks, const Pipeline& pipe, StepId after) {
+                             std::span<const Block> blocks, const Pipeline& pipe, StepId after,
+                             std::optional<BufRef> own) {
   if (ring.size == 1) return after;
   const int i = ring.self;
   const int left = ring.rank_of(i - 1), right = ring.rank_of(i + 1);
@@ -30,8 +31,12 @@ StepId append_ring_allgather(Schedule& s, const Ring& ring, BufRef buf,
       const Range in_piece = piece_of(in.bytes, pipe.piece, j);
       const StepId sent_after = got;
       got = s.recv(left, buf.at(in.offset + in_piece.first), in_piece.count, {after});
-      ends.push_back(s.send(right, buf.at(out.offset + out_piece.first), out_piece.count,
-                            {sent_after}));
+      if (own && t == 0) {  // this rank's own block, ready at start
+        ends.push_back(s.send(right, own->at(out_piece.first), out_piece.count, {}));
+      } else {
+        ends.push_back(s.send(right, buf.at(out.offset + out_piece.first), out_piece.count,
+                              {sent_after}));
+      }
     }
     ends.push_back(got);
   }
@@ -44,7 +49,8 @@ namespace {
 void build(const CollArgs& a, Schedule& s) {
   const Block own = a.blocks[size_t(a.rank)];
   const StepId placed = s.copy(send_buf(), recv_buf(own.offset), own.bytes);
-  append_ring_allgather(s, Ring{a.rank, a.size, 0}, recv_buf(), a.blocks, Pipeline{}, placed);
+  append_ring_allgather(s, Ring{a.rank, a.size, 0}, recv_buf(), a.blocks, Pipeline{}, placed,
+                        send_buf());
 }
 
 Cost cost(const CollArgs& a) {

@@ -43,9 +43,12 @@ Pipeline pipeline_for(const CollArgs& args, size_t largest_block);
 
 // Ring allgather (allgather_ring.cpp): member i starts with block i in `buf` and ends with all
 // blocks there; in step t it sends block i - t and receives block i - t - 1 (mod size).
-// Returns a step that completes when everything is done.
+// `own`: where block i can also be read (the input); step 0 sends it from there, without waiting
+// for `after` (see append_doubling_allgather). Returns a step that completes when everything is
+// done.
 StepId append_ring_allgather(Schedule& s, const Ring& ring, BufRef buf,
-                             std::span<const Block> blocks, const Pipeline& pipe, StepId after);
+                             std::span<const Block> blocks, const Pipeline& pipe, StepId after,
+                             std::optional<BufRef> own = std::nullopt);
 
 // Ring reduce-scatter (reduce_scatter_ring.cpp): every member's `input` holds all blocks; member
 // i ends with block i reduced over all members at `result`. Commutative ops only. `in_place`:
@@ -87,9 +90,12 @@ StepId append_halving_reduce_scatter(Schedule& s, const CollArgs& args,
                                      BufRef acc, StepId after);
 // The inverse (allgather_recursive_doubling.cpp): recursive doubling allgather among the
 // power-of-two group, new rank n starting with the blocks it stands for, then each folded rank
-// gets the whole vector from its partner.
+// gets the whole vector from its partner. `own`, where this rank's input block can be read: a
+// rank that stands for no folded rank sends it from there in the first exchange, without waiting
+// for `after`, so the partner reads memory this rank only reads (written memory that the other
+// core has just read costs this core a transfer of every line when it writes it again).
 StepId append_doubling_allgather(Schedule& s, const CollArgs& args, std::span<const Block> blocks,
-                                 BufRef acc, StepId after);
+                                 BufRef acc, StepId after, std::optional<BufRef> own = std::nullopt);
 
 // Single-copy reduce-scatter through the node region (reduce_scatter_single_copy.cpp): this
 // rank posts its `input` (every block, back to back from offset 0) by reference as its first
