@@ -1,6 +1,9 @@
 /* The machine's floor for intra-node messaging, to state next to MPI figures: a two-thread
  * ping-pong on one shared cache line (half a round trip: one cache-line transfer between two
- * cores) and single-thread memcpy bandwidth for 64 KiB .. 4 MiB. Plain C11 + pthreads, no MPI.
+ * cores), single-thread memcpy bandwidth for 64 KiB .. 4 MiB, the rate of a copy out of another
+ * process (process_vm_readv, what single-copy paths use), and the time one core takes to pass
+ * from one process to the next (4 processes on one CPU calling sched_yield: the step of ranks
+ * that outnumber cores). Plain C11 + pthreads, no MPI.
  *
  * Usage: cacheline_floor [-r runs] [-i round_trips]
  *   -r: runs of each measurement; the best is reported (default 7)
@@ -9,16 +12,22 @@
  * where it can; with only one CPU they run unpinned and yield while waiting (the figure is then a
  * context switch, not a transfer).
  *
- * Output: '#' header lines, then "pingpong_half_rtt_ns VALUE" and one line per copy size:
- * "memcpy SIZE GBps" (GB = 1e9 bytes copied per second). */
+ * Output: '#' header lines, then "pingpong_half_rtt_ns VALUE", one line per copy size:
+ * "memcpy SIZE GBps" (GB = 1e9 bytes copied per second), "cross_process_read SIZE GBps" for
+ * 1 MiB, and "yield_switch_ns VALUE". */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 enum { kLine = 64 };
 
@@ -156,6 +165,87 @@ static double copy_bandwidth(size_t bytes, int runs) {
   return best;
 }
 
+/* Memory that this process and the children it forks share, or NULL. */
+static void* shared_memory(size_t bytes) {
+  void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+/* Best GB/s of process_vm_readv copying `bytes` out of a child process into this one, over
+ * `runs` runs of 50 copies; -1 where the system refuses cross-process reads. */
+static double cross_process_read(size_t bytes, int runs) {
+  atomic_ulong* where = shared_memory(sizeof *where); /* the child's buffer, 0 until ready */
+  char* dst = aligned_alloc(kLine, bytes);
+  if (where == NULL || dst == NULL) return -1;
+  memset(dst, 2, bytes);
+  atomic_init(where, 0);
+  const pid_t child = fork();
+  if (child == 0) {
+    char* src = aligned_alloc(kLine, bytes);
+    if (src != NULL) memset(src, 1, bytes);
+    atomic_store(where, src != NULL ? (unsigned long)src : 1UL);
+    for (;;) pause(); /* until the parent stops it */
+  }
+  double best = -1;
+  while (child > 0 && atomic_load(where) == 0) sched_yield();
+  for (int r = 0; child > 0 && atomic_load(where) > 1 && r < runs; ++r) {
+    const struct iovec local = {dst, bytes}, remote = {(void*)atomic_load(where), bytes};
+    const double start = now_s();
+    int i = 0;
+    for (; i < 50 && process_vm_readv(child, &local, 1, &remote, 1, 0) == (ssize_t)bytes; ++i) {
+    }
+    if (i < 50) break;
+    const double gbps = (double)bytes * 50 / (now_s() - start) / 1e9;
+    if (gbps > best) best = gbps;
+  }
+  if (child > 0) {
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+  }
+  munmap(where, sizeof *where);
+  free(dst);
+  return best;
+}
+
+/* Nanoseconds per hand-over of one CPU between `procs` processes pinned to it, each calling
+ * sched_yield for about 0.2 s; the best of `runs`, or -1 where the processes cannot start. */
+static double yield_switch(int cpu, int procs, int runs) {
+  enum { kMaxProcs = 8, kSlot = kLine / sizeof(long) };
+  if (procs > kMaxProcs) return -1;
+  long* counts = shared_memory(sizeof(long) * kSlot * kMaxProcs);
+  if (counts == NULL) return -1;
+  double best = -1;
+  for (int r = 0; r < runs; ++r) {
+    const double window = 0.2;
+    int started = 0;
+    for (; started < procs; ++started) {
+      const pid_t pid = fork();
+      if (pid < 0) break;
+      if (pid == 0) {
+        if (cpu >= 0) {
+          cpu_set_t set;
+          CPU_ZERO(&set);
+          CPU_SET(cpu, &set);
+          sched_setaffinity(0, sizeof set, &set);
+        }
+        long n = 0;
+        for (const double start = now_s(); now_s() - start < window; ++n) sched_yield();
+        counts[started * kSlot] = n;
+        _exit(0);
+      }
+    }
+    while (wait(NULL) > 0) {
+    }
+    if (started < procs) break;
+    long total = 0;
+    for (int k = 0; k < procs; ++k) total += counts[k * kSlot];
+    const double ns = window * 1e9 / (double)total; /* the CPU passed total times in window */
+    if (total > 0 && (best < 0 || ns < best)) best = ns;
+  }
+  munmap(counts, sizeof(long) * kSlot * kMaxProcs);
+  return best;
+}
+
 static int positive(const char* s, long* out) {
   char* end;
   const long v = strtol(s, &end, 10);
@@ -207,5 +297,15 @@ int main(int argc, char** argv) {
     printf("memcpy %zu %.2f\n", bytes, gbps);
     fflush(stdout);
   }
+  const size_t read_bytes = (size_t)1 << 20;
+  const double read_gbps = cross_process_read(read_bytes, (int)runs);
+  printf("# process_vm_readv out of a child process, best of %ld runs of 50 reads\n", runs);
+  if (read_gbps > 0)
+    printf("cross_process_read %zu %.2f\n", read_bytes, read_gbps);
+  else
+    printf("# cross_process_read: refused here (ptrace rules)\n");
+  const double switch_ns = yield_switch(cpus[0], 4, (int)runs);
+  printf("# 4 processes on one cpu calling sched_yield, best of %ld runs\n", runs);
+  if (switch_ns > 0) printf("yield_switch_ns %.0f\n", switch_ns);
   return 0;
 }

@@ -60,7 +60,8 @@ machine_floor() {
   fi
   "$work/cacheline_floor" -r 5 | awk '
     $1 == "pingpong_half_rtt_ns" { ping = $2 } $1 == "memcpy" { bw[$2] = $3 }
-    END { printf "Machine floor (perf/cacheline_floor.c): cache-line transfer between two cores %s ns (half a ping-pong round trip); memcpy %s GB/s at 64 KiB, %s GB/s at 1 MiB, %s GB/s at 4 MiB\n", ping, bw[65536], bw[1048576], bw[4194304] }'
+    $1 == "cross_process_read" { cma = $3 } $1 == "yield_switch_ns" { yield = $2 }
+    END { printf "Machine floor (perf/cacheline_floor.c): cache-line transfer between two cores %s ns (half a ping-pong round trip); memcpy %s GB/s at 64 KiB, %s GB/s at 1 MiB, %s GB/s at 4 MiB; process_vm_readv %s GB/s at 1 MiB; one core passed between processes (sched_yield, 4 on a cpu) %s ns\n", ping, bw[65536], bw[1048576], bw[4194304], cma == "" ? "-" : cma, yield == "" ? "-" : yield }'
 }
 
 # ratio A B: A / B as "1.23x", or "-" when either is missing.
