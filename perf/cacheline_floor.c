@@ -180,6 +180,11 @@ static double cross_process_read(size_t bytes, int runs) {
   memset(dst, 2, bytes);
   atomic_init(where, 0);
   const pid_t child = fork();
+  if (child < 0) {
+    munmap(where, sizeof *where);
+    free(dst);
+    return -1;
+  }
   if (child == 0) {
     char* src = aligned_alloc(kLine, bytes);
     if (src != NULL) memset(src, 1, bytes);
@@ -187,8 +192,8 @@ static double cross_process_read(size_t bytes, int runs) {
     for (;;) pause(); /* until the parent stops it */
   }
   double best = -1;
-  while (child > 0 && atomic_load(where) == 0) sched_yield();
-  for (int r = 0; child > 0 && atomic_load(where) > 1 && r < runs; ++r) {
+  while (atomic_load(where) == 0) sched_yield();
+  for (int r = 0; atomic_load(where) > 1 && r < runs; ++r) {
     const struct iovec local = {dst, bytes}, remote = {(void*)atomic_load(where), bytes};
     const double start = now_s();
     int i = 0;
@@ -198,10 +203,8 @@ static double cross_process_read(size_t bytes, int runs) {
     const double gbps = (double)bytes * 50 / (now_s() - start) / 1e9;
     if (gbps > best) best = gbps;
   }
-  if (child > 0) {
-    kill(child, SIGKILL);
-    waitpid(child, NULL, 0);
-  }
+  kill(child, SIGKILL);
+  waitpid(child, NULL, 0);
   munmap(where, sizeof *where);
   free(dst);
   return best;
@@ -222,12 +225,7 @@ static double yield_switch(int cpu, int procs, int runs) {
       const pid_t pid = fork();
       if (pid < 0) break;
       if (pid == 0) {
-        if (cpu >= 0) {
-          cpu_set_t set;
-          CPU_ZERO(&set);
-          CPU_SET(cpu, &set);
-          sched_setaffinity(0, sizeof set, &set);
-        }
+        pin(cpu);
         long n = 0;
         for (const double start = now_s(); now_s() - start < window; ++n) sched_yield();
         counts[started * kSlot] = n;
@@ -239,8 +237,9 @@ static double yield_switch(int cpu, int procs, int runs) {
     if (started < procs) break;
     long total = 0;
     for (int k = 0; k < procs; ++k) total += counts[k * kSlot];
+    if (total == 0) continue;
     const double ns = window * 1e9 / (double)total; /* the CPU passed total times in window */
-    if (total > 0 && (best < 0 || ns < best)) best = ns;
+    if (best < 0 || ns < best) best = ns;
   }
   munmap(counts, sizeof(long) * kSlot * kMaxProcs);
   return best;
