@@ -61,7 +61,10 @@ bool CommChannel::try_post_reference(RegionWait& w) {
   const uint64_t call = region_call(w.how.which);
   if (!w.published)
     w.published = region->try_post_reference(call, w.buf, w.bytes, w.peer_or_readers);
-  return w.published && region->fetched_by_all(call);
+  if (!w.published) return false;
+  if (region->fetched_by_all(call)) return true;
+  region->help_readers(call);  // while it waits, the poster copies for readers that are slow
+  return region->fetched_by_all(call);
 }
 
 bool CommChannel::try_fetch(const RegionWait& w) {

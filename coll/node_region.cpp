@@ -7,7 +7,9 @@
 
 #include "pt2pt/shm/cross_memory.hpp"
 #include "pt2pt/shm/shm_transport.hpp"
+#include "pt2pt/shm/split_copy.hpp"
 #include "runtime/comm/create.hpp"
+#include "runtime/config.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::coll {
@@ -21,6 +23,15 @@ struct Reference {
 };
 static_assert(sizeof(Reference) <= shm::kLinePayload);
 constexpr uint32_t kByReference = UINT32_MAX;
+// A shared post by reference: its Reference, and from the payload's second cache line one copy
+// slot per member (pt2pt/shm/split_copy.hpp) in which a reader that takes the whole post offers
+// its buffer, so that the poster can write chunks into it while it waits.
+constexpr uint32_t kByReferenceShared = UINT32_MAX - 1;
+constexpr size_t kSharedTable = shm::kCell;  // where the copy slots start in the payload
+
+shm::CopySlot* shared_slot(unsigned char* payload, int member) {
+  return reinterpret_cast<shm::CopySlot*>(payload + kSharedTable) + member;
+}
 
 // Rank 0's part: takes a free region for a communicator of `size` ranks and empties its slots
 // and lines; -1 when every region is held.
@@ -52,8 +63,12 @@ int claim(shm::Segment& segment, int size) {
 }  // namespace
 
 NodeRegion::NodeRegion(shm::ShmTransport* node, int index, int rank,
-                       const std::vector<int>& members)
-    : node_(node), index_(index), rank_(rank), capacity_(node->segment().region_payload()) {
+                       const std::vector<int>& members, size_t shared_read_min)
+    : node_(node),
+      index_(index),
+      rank_(rank),
+      capacity_(node->segment().region_payload()),
+      shared_read_min_(shared_read_min) {
   for (int w : members) locals_.push_back(node->local_index(w));
 }
 
@@ -88,10 +103,11 @@ bool NodeRegion::try_post(uint64_t call, const void* buf, size_t bytes, int read
 }
 
 bool NodeRegion::try_publish(uint64_t call, const void* payload, size_t bytes, uint32_t stated,
-                             int readers) {
-  const Place p = place(rank_, call, bytes);
+                             int readers, size_t cleared) {
+  const Place p = place(rank_, call, bytes + cleared);
   if (p.head->readers_left.load(std::memory_order_acquire) != 0) return false;
   if (bytes > 0) std::memcpy(p.payload, payload, bytes);
+  if (cleared > 0) std::memset(p.payload + bytes, 0, cleared);
   p.head->bytes = stated;
   p.head->readers_left.store(uint32_t(readers), std::memory_order_relaxed);
   p.head->call.store(call, std::memory_order_release);
@@ -117,16 +133,36 @@ void NodeRegion::fetched(int member, const Place& p) {
     node_->wake_after_publishing({&locals_[size_t(member)], 1});
 }
 
+size_t NodeRegion::reference_bytes() const {
+  const size_t shared = kSharedTable + locals_.size() * sizeof(shm::CopySlot);
+  return shared_read_min_ != 0 && shared <= capacity_ ? shared : sizeof(Reference);
+}
+
 bool NodeRegion::try_post_reference(uint64_t call, const void* buf, size_t bytes, int fetches) {
   const Reference ref{reinterpret_cast<uint64_t>(buf), bytes};
-  return try_publish(call, &ref, sizeof ref, kByReference, fetches);
+  const size_t extent = reference_bytes();
+  if (extent == sizeof ref) return try_publish(call, &ref, sizeof ref, kByReference, fetches);
+  return try_publish(call, &ref, sizeof ref, kByReferenceShared, fetches, extent - sizeof ref);
 }
 
 bool NodeRegion::fetched_by_all(uint64_t call) const {
   // Once this rank has posted again in the place, the post was fetched by all before.
-  const Place p = place(rank_, call, sizeof(Reference));
+  const Place p = place(rank_, call, reference_bytes());
   return p.head->call.load(std::memory_order_acquire) != call ||
          p.head->readers_left.load(std::memory_order_acquire) == 0;
+}
+
+void NodeRegion::help_readers(uint64_t call) {
+  const Place p = place(rank_, call, reference_bytes());
+  if (p.head->bytes != kByReferenceShared || p.head->call.load(std::memory_order_acquire) != call)
+    return;
+  uint64_t written = 0;
+  for (size_t m = 0; m < locals_.size(); ++m) {
+    shm::CopySlot* slot = shared_slot(p.payload, int(m));
+    if (int(m) == rank_ || slot->busy.load(std::memory_order_acquire) == 0) continue;
+    written += shm::claim_chunks(slot, false, node_->segment().peer(locals_[m])->pid);
+  }
+  tools::g_counters.coll_reference_bytes_written.add(written);
 }
 
 Read NodeRegion::try_read(int member, uint64_t call, size_t from, void* buf, size_t bytes,
@@ -135,11 +171,24 @@ Read NodeRegion::try_read(int member, uint64_t call, size_t from, void* buf, siz
   if (p.head == nullptr) return Read::kNotYet;
   Reference ref;
   std::memcpy(&ref, p.payload, sizeof ref);
-  *referred = p.head->bytes == kByReference ? ref.bytes : 0;
+  const bool by_reference = p.head->bytes == kByReference || p.head->bytes == kByReferenceShared;
+  *referred = by_reference ? ref.bytes : 0;
   const size_t n = from < *referred ? std::min(bytes, *referred - from) : 0;
-  const bool ok =
-      n == 0 || shm::cross_memory_copy(node_->segment().peer(locals_[size_t(member)])->pid, true,
-                                       reinterpret_cast<uint64_t>(buf), ref.address + from, n);
+  const pid_t owner = node_->segment().peer(locals_[size_t(member)])->pid;
+  const uint64_t address = reinterpret_cast<uint64_t>(buf);
+  bool ok = true;
+  // The whole of a shared post, large enough to split: the poster may write parts of it.
+  shm::CopySlot* slot = p.head->bytes == kByReferenceShared && from == 0 && n == ref.bytes &&
+                                shared_read_min_ != 0 && n >= shared_read_min_
+                            ? shared_slot(p.payload, rank_)
+                            : nullptr;
+  if (slot != nullptr && shm::offer_split_copy(slot, ref.address, address, n)) {
+    tools::g_counters.coll_reference_bytes_read.add(shm::copy_chunks(slot, true, owner));
+    ok = !shm::split_copy_failed(slot);
+  } else if (n > 0) {
+    ok = shm::cross_memory_copy(owner, true, address, ref.address + from, n);
+    tools::g_counters.coll_reference_bytes_read.add(n);
+  }
   fetched(member, p);
   return ok ? Read::kDone : Read::kFailed;
 }
@@ -172,7 +221,8 @@ Status learn_region(Comm& comm) {
   WEFT_TRY(sent);
   if (index >= 0)
     comm.region.held->region =
-        std::make_unique<NodeRegion>(node, index, comm.rank, comm.world_ranks);
+        std::make_unique<NodeRegion>(node, index, comm.rank, comm.world_ranks,
+                                     size_t(setting_long("WEFT_SHM_COLL_SHARED_READ_MIN", 65536)));
   return Status::success();
 }
 

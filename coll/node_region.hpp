@@ -51,8 +51,11 @@ inline bool fetch_matches(size_t posted, bool part, size_t from, size_t bytes) {
 class NodeRegion {
  public:
   // Adopts region `index` of `node`'s segment for the communicator whose ranks are the world
-  // ranks `members` (all reached through `node`); `rank` is this rank's among them.
-  NodeRegion(shm::ShmTransport* node, int index, int rank, const std::vector<int>& members);
+  // ranks `members` (all reached through `node`); `rank` is this rank's among them. Whole reads
+  // of posts by reference from `shared_read_min` bytes are shared reads (0: none; see
+  // try_read).
+  NodeRegion(shm::ShmTransport* node, int index, int rank, const std::vector<int>& members,
+             size_t shared_read_min);
   ~NodeRegion();  // lets go of it; the last member frees it
   NodeRegion(const NodeRegion&) = delete;
   NodeRegion& operator=(const NodeRegion&) = delete;
@@ -78,9 +81,15 @@ class NodeRegion {
   bool fetched_by_all(uint64_t call) const;
   // Reads `bytes` of rank `member`'s post by reference in call `call`, from `from` bytes into
   // it, to `buf` with process_vm_readv (one of its fetches). *referred: the bytes it refers to
-  // (0 for a post by copy); of a read beyond them, only what is there is made.
+  // (0 for a post by copy); of a read beyond them, only what is there is made. A read of the
+  // whole post is a shared read: this rank offers its buffer in the post's copy slot for it
+  // and copies chunks of it, and the poster, while it waits, writes others
+  // (pt2pt/shm/split_copy.hpp), so that the cores of the poster and of its readers all copy.
   Read try_read(int member, uint64_t call, size_t from, void* buf, size_t bytes,
                 size_t* referred);
+  // The poster's part of the shared reads of its post by reference in call `call`: writes the
+  // chunks left unclaimed in its readers' buffers (process_vm_writev).
+  void help_readers(uint64_t call);
 
  private:
   // Where a post lies: its header and its payload.
@@ -92,15 +101,21 @@ class NodeRegion {
   Place place(int member, uint64_t call, size_t bytes) const;
   // Where `member`'s post of call `call` is; head null until it has posted.
   Place posted(int member, uint64_t call) const;
-  // Makes this rank's post in call `call`: `bytes` of `payload` in its place, whose header
-  // states `stated` bytes, for `readers` fetches; false while the place waits for fetchers.
-  bool try_publish(uint64_t call, const void* payload, size_t bytes, uint32_t stated, int readers);
+  // Makes this rank's post in call `call`: `bytes` of `payload` in its place, followed by
+  // `cleared` zero bytes, whose header states `stated` bytes, for `readers` fetches; false
+  // while the place waits for fetchers.
+  bool try_publish(uint64_t call, const void* payload, size_t bytes, uint32_t stated, int readers,
+                   size_t cleared = 0);
+  // The payload bytes of this rank's posts by reference: a Reference, and the copy slots of
+  // shared reads where they are on and fit.
+  size_t reference_bytes() const;
   // One fetch of `member`'s post at `p` is done: the last frees the place and wakes its owner.
   void fetched(int member, const Place& p);
 
   shm::ShmTransport* node_;
   int index_, rank_;
   size_t capacity_;
+  size_t shared_read_min_;
   std::vector<int> locals_;  // the node index of each rank of the communicator
 };
 

@@ -88,6 +88,13 @@ const std::vector<Setting>& settings() {
        "Most bytes one rank posts in a communicator's region in one collective (larger calls "
        "use messages).",
        true, true},
+      {"WEFT_SHM_COLL_SHARED_READ_MIN", "65536",
+       "Smallest read of a whole post in bytes that a single-copy collective (bcast, "
+       "allgather, allreduce) shares between reader and poster: the reader offers its buffer "
+       "and both copy chunks, the poster writing them while it waits for its readers, so "
+       "that its core copies too; 0: readers copy alone. Also used when ranks outnumber "
+       "cores (it balances the copies over them).",
+       true, true},
       {"WEFT_SHM_COLL_REGIONS", "16",
        "Regions in a node's segment: how many communicators at once can have one (the others "
        "use messages only).",

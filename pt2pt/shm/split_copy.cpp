@@ -28,8 +28,9 @@ bool offer_split_copy(CopySlot* slot, uint64_t source, uint64_t destination, uin
   return true;
 }
 
-void copy_chunks(CopySlot* slot, bool receiver, pid_t peer) {
+uint64_t claim_chunks(CopySlot* slot, bool receiver, pid_t peer) {
   const uint64_t chunks = slot->chunks;
+  uint64_t copied = 0;
   for (;;) {
     const uint64_t k = slot->next_chunk.fetch_add(1, std::memory_order_acq_rel);
     if (k >= chunks) break;
@@ -42,9 +43,17 @@ void copy_chunks(CopySlot* slot, bool receiver, pid_t peer) {
                                      slot->destination + offset, bytes);
     if (!ok) slot->failed.store(1, std::memory_order_relaxed);
     slot->chunks_done.fetch_add(1, std::memory_order_acq_rel);
+    copied += bytes;
   }
+  return copied;
+}
+
+uint64_t copy_chunks(CopySlot* slot, bool receiver, pid_t peer) {
+  const uint64_t copied = claim_chunks(slot, receiver, peer);
+  const uint64_t chunks = slot->chunks;
   // The other side's last chunk is at most one chunk's copy away.
   while (slot->chunks_done.load(std::memory_order_acquire) < chunks) sched_yield();
+  return copied;
 }
 
 }  // namespace weft::shm

@@ -18,8 +18,12 @@ namespace weft::shm {
 // this process); false if the slot is still in use by an earlier message of the pair.
 bool offer_split_copy(CopySlot* slot, uint64_t source, uint64_t destination, uint64_t bytes);
 // Either side: copies chunks until none is left unclaimed, then waits until the other side's
-// chunks are done too. `receiver` tells which side this is; `peer` is the other's pid.
-void copy_chunks(CopySlot* slot, bool receiver, pid_t peer);
+// chunks are done too. `receiver` tells which side this is; `peer` is the other's pid. Returns
+// the bytes this side copied.
+uint64_t copy_chunks(CopySlot* slot, bool receiver, pid_t peer);
+// Its first half: copies chunks until none is left unclaimed, without waiting for the other
+// side's (a poster helping its readers: coll/node_region.hpp's shared reads).
+uint64_t claim_chunks(CopySlot* slot, bool receiver, pid_t peer);
 // Whether some chunk could not be copied (after copy_chunks).
 inline bool split_copy_failed(const CopySlot* slot) { return slot->failed.load() != 0; }
 // The sender, after copy_chunks: the slot is free for the pair's next message.

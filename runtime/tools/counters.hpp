@@ -57,6 +57,9 @@ struct Counters {
   Level unexpected;
   // Collective calls by algorithm: [CollKind][index in coll::algorithms_for(kind)].
   Counter coll_calls[kMaxCollKinds][kMaxAlgorithms];
+  // Bytes of posts by reference in node regions (coll/node_region.hpp): read from the posters'
+  // memory by this rank, and written by this rank, as a poster, into its readers' buffers.
+  Counter coll_reference_bytes_read, coll_reference_bytes_written;
   // Blocking collectives that ran on their short path (coll/region_short.hpp).
   Counter coll_short_calls;
   // Blocking sends written straight into the transport (pt2pt/short_paths.hpp).

@@ -101,6 +101,14 @@ std::vector<Pvar> build_table() {
        MPI_T_PVAR_CLASS_LEVEL, true, 0, &c.unexpected.current, true},
       {"unexpected_messages_max", "The most messages unexpected_messages has held at once.",
        MPI_T_PVAR_CLASS_HIGHWATERMARK, true, 0, &c.unexpected.max, true},
+      {"coll_reference_bytes_read",
+       "Bytes this rank read from other ranks' memory for single-copy collectives (posts by "
+       "reference in the communicator's node region), its part of shared reads included.",
+       MPI_T_PVAR_CLASS_COUNTER, true, 1, &c.coll_reference_bytes_read},
+      {"coll_reference_bytes_written",
+       "Bytes this rank wrote into other ranks' buffers while it waited for them to read its "
+       "post by reference (its part of their shared reads, WEFT_SHM_COLL_SHARED_READ_MIN).",
+       MPI_T_PVAR_CLASS_COUNTER, true, 1, &c.coll_reference_bytes_written},
       {"coll_short_calls",
        "Blocking collectives (barrier, bcast, reduce, allreduce, allgather, alltoall, "
        "reduce_scatter_block) that ran on the short path through the communicator's node "

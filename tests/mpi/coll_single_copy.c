@@ -125,6 +125,36 @@ static void check_reduce_scatter(long base, int uneven, int in_place, int round)
   free(out);
 }
 
+static unsigned long long pvar_value(MPI_T_pvar_handle h) {
+  unsigned long long v = 0;
+  CHECK(MPI_T_pvar_read(session, h, &v) == MPI_SUCCESS);
+  return v;
+}
+
+/* Shared reads (WEFT_SHM_COLL_SHARED_READ_MIN): broadcasts of 1 MiB from every root, a reader
+ * late now and then so that the root waits, and every byte is copied exactly once, by its
+ * reader or by the root: over all ranks, the bytes read from posts by reference and those
+ * written into readers' buffers add up to (size - 1) x 1 MiB per broadcast. With
+ * `shared_off` the root writes none. */
+static void check_shared_reads(MPI_T_pvar_handle read, MPI_T_pvar_handle written, int shared_off) {
+  enum { kCount = 1 << 17, kCalls = 6 };
+  const unsigned long long read_before = pvar_value(read), written_before = pvar_value(written);
+  for (int k = 0; k < kCalls; ++k) {
+    const int root = k % size;
+    if (rank == (root + 1) % size && k % 2 == 1) usleep(2000);
+    check_bcast(kCount, root, 1000 + k);
+  }
+  unsigned long long moved[2] = {pvar_value(read) - read_before,
+                                 pvar_value(written) - written_before};
+  CHECK(!shared_off || moved[1] == 0);
+  CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
+                          MPI_COMM_WORLD));
+  CHECK(moved[0] + moved[1] == (unsigned long long)kCalls * (unsigned long long)(size - 1) *
+                                   kCount * sizeof(double));
+  if (rank == 0)
+    printf("shared reads: %llu bytes read, %llu written by roots\n", moved[0], moved[1]);
+}
+
 /* Three allreduces in flight at once, then a persistent one started 70 times (more than the 64
  * lines in which a rank posts; each run posts twice). */
 static void check_nonblocking_and_persistent(void) {
@@ -216,6 +246,22 @@ int main(int argc, char** argv) {
   for (int k = 0; k < 40; ++k) check_allreduce(70000, k % 2, ++round);
   snprintf(check_context_, sizeof check_context_, "nonblocking and persistent allreduce");
   check_nonblocking_and_persistent();
+
+  if (expect_single_copy == 1 && size > 1) {
+    snprintf(check_context_, sizeof check_context_, "shared reads");
+    MPI_T_pvar_handle read, written;
+    int index = -1, count = 0;
+    CHECK(MPI_T_pvar_get_index("coll_reference_bytes_read", MPI_T_PVAR_CLASS_COUNTER, &index) ==
+          MPI_SUCCESS);
+    CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &read, &count) == MPI_SUCCESS);
+    CHECK(MPI_T_pvar_get_index("coll_reference_bytes_written", MPI_T_PVAR_CLASS_COUNTER,
+                               &index) == MPI_SUCCESS);
+    CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &written, &count) == MPI_SUCCESS);
+    const char* shared_min = getenv("WEFT_SHM_COLL_SHARED_READ_MIN");
+    check_shared_reads(read, written, shared_min != NULL && strcmp(shared_min, "0") == 0);
+    MPI_T_pvar_handle_free(session, &read);
+    MPI_T_pvar_handle_free(session, &written);
+  }
 
   for (int k = 0; k < kNumColls; ++k) MPI_T_pvar_handle_free(session, &handles[k]);
   MPI_T_pvar_session_free(&session);
