@@ -146,7 +146,10 @@ Status finish_transports(const JobInfo& job, bool oversubscribed, std::unique_pt
     o.local_peers = job.local_peers;
     o.eager_limit = size_t(setting_long("WEFT_SHM_EAGER_LIMIT", 8192));
     // Two ranks on one core would take turns, not copy at once.
-    if (!oversubscribed) o.split_copy_min = size_t(setting_long("WEFT_SHM_SPLIT_COPY_MIN", 65536));
+    if (!oversubscribed) {
+      o.split_copy_min = size_t(setting_long("WEFT_SHM_SPLIT_COPY_MIN", 65536));
+      o.split_stream_min = size_t(setting_long("WEFT_SHM_SPLIT_STREAM_MIN", 1048576));
+    }
     WEFT_TRY(shm::ShmTransport::attach(o, &node));
   }
   if (node == nullptr) {

@@ -132,6 +132,10 @@ class RingReader {
   }
   // Whether a record is waiting (no side effects).
   bool ready() const { return load_cells(cell(head_ & mask_), std::memory_order_acquire) != 0; }
+  // Whether another record is published behind the one peek() returned.
+  bool more_behind() const {
+    return load_cells(cell((head_ + current_) & mask_), std::memory_order_acquire) != 0;
+  }
   // Consumes the record peek() returned.
   void pop() { advance(current_); }
 

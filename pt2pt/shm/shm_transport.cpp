@@ -65,6 +65,7 @@ Status ShmTransport::attach(const ShmOptions& o, std::unique_ptr<ShmTransport>* 
   t->eager_limit_ = std::min(o.eager_limit, t->out_[0].max_payload());
   t->split_copy_min_ =
       o.split_copy_min == 0 ? 0 : std::max(o.split_copy_min, t->eager_limit_ + 1);
+  t->split_stream_min_ = std::max(o.split_stream_min, t->split_copy_min_);
   t->segment_ = std::move(segment);
   *out = std::move(t);
   return Status::success();
@@ -181,13 +182,15 @@ Unexpected* ShmTransport::find_unexpected(uint64_t bits, uint64_t mask) {
 }
 
 void ShmTransport::deliver(const Arrival& m, void* buf, size_t capacity, Completion* c,
-                           bool receive_waited) {
+                           bool receive_waited, bool more_behind) {
   const size_t n = size_t(std::min<uint64_t>(m.bytes, capacity));
   const int from = m.from;
   // Split only where the receive waited for the message and we wait for no send to its
   // sender: a message that was already there, or one of an exchange, meets a sender that is
-  // busy copying too (sharing the copies made a 1 MiB exchange 15% slower).
-  const bool split = receive_waited && split_copy_min_ != 0 && n >= split_copy_min_ &&
+  // busy copying too (sharing the copies made a 1 MiB exchange 15% slower). One of a stream,
+  // only from split_stream_min_.
+  const bool split = receive_waited && split_copy_min_ != 0 &&
+                     n >= (more_behind ? split_stream_min_ : split_copy_min_) &&
                      waiting_sends_[size_t(from)] == 0;
   bool ok = true;
   if (m.kind == RecordKind::kEager) {
@@ -250,7 +253,7 @@ void ShmTransport::on_record(int from, RecordHeader* h) {
       // A receive another transport has matched meanwhile is its, not ours.
       const bool ours = p->guard == nullptr || p->guard->claim();
       if (ours) {
-        deliver(m, p->buf, p->capacity, p->c, true);
+        deliver(m, p->buf, p->capacity, p->c, true, in_[size_t(from)].more_behind());
       } else {
         p->c->handle = nullptr;
       }
