@@ -1,7 +1,8 @@
 // The shared-memory ring (pt2pt/shm/ring.hpp) on ordinary memory: records of every size wrap
 // around the end intact and in order, a full ring refuses a record until the reader frees room,
-// stale bytes of an earlier lap are never read as a record, and a producer and a consumer
-// thread exchange a long stream of records without loss or reordering.
+// stale bytes of an earlier lap are never read as a record, the reader sees whether more
+// records wait behind the one it holds, and a producer and a consumer thread exchange a long
+// stream of records without loss or reordering.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -96,6 +97,24 @@ TEST_CASE("shm ring: stale bytes of an earlier lap are not taken for a record", 
   REQUIRE(write(r, 77, p));
   read_expect(r, 77, p);
   CHECK(r.reader.peek() == nullptr);
+}
+
+TEST_CASE("shm ring: the reader sees whether records wait behind the current one", "[shm]") {
+  TestRing r(16);
+  const auto small = pattern(8, 3);
+  const auto large = pattern(6 * kCell, 4);  // wraps around the end on the second lap
+  for (int lap = 0; lap < 3; ++lap) {
+    REQUIRE(write(r, 1, small));
+    REQUIRE(r.reader.peek() != nullptr);
+    CHECK_FALSE(r.reader.more_behind());
+    REQUIRE(write(r, 2, large));
+    CHECK(r.reader.more_behind());  // written after the peek, and seen
+    read_expect(r, 1, small);
+    REQUIRE(r.reader.peek() != nullptr);
+    CHECK_FALSE(r.reader.more_behind());
+    read_expect(r, 2, large);
+    CHECK(r.reader.peek() == nullptr);
+  }
 }
 
 TEST_CASE("shm ring: a producer and a consumer thread exchange 200000 records", "[shm]") {
