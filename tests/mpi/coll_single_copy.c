@@ -21,10 +21,21 @@ enum { kNumColls = 4 };
 static MPI_T_pvar_handle handles[kNumColls];
 static int rank, size, expect_single_copy = -1; /* 1: every call, 0: none, -1: unchecked */
 
-static unsigned long long calls_of(int k) {
+static unsigned long long pvar_value(MPI_T_pvar_handle h) {
   unsigned long long v = 0;
-  CHECK(MPI_T_pvar_read(session, handles[k], &v) == MPI_SUCCESS);
+  CHECK(MPI_T_pvar_read(session, h, &v) == MPI_SUCCESS);
   return v;
+}
+
+static unsigned long long calls_of(int k) { return pvar_value(handles[k]); }
+
+/* A handle on the MPI_T counter `name`. */
+static MPI_T_pvar_handle counter(const char* name) {
+  int index = -1, count = 0;
+  MPI_T_pvar_handle h = MPI_T_PVAR_HANDLE_NULL;
+  CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index) == MPI_SUCCESS);
+  CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &h, &count) == MPI_SUCCESS);
+  return h;
 }
 
 /* Runs `body` once and checks that it took the single-copy algorithm of kColls[k] `calls` times
@@ -125,12 +136,6 @@ static void check_reduce_scatter(long base, int uneven, int in_place, int round)
   free(out);
 }
 
-static unsigned long long pvar_value(MPI_T_pvar_handle h) {
-  unsigned long long v = 0;
-  CHECK(MPI_T_pvar_read(session, h, &v) == MPI_SUCCESS);
-  return v;
-}
-
 /* Shared reads (WEFT_SHM_COLL_SHARED_READ_MIN): broadcasts of 1 MiB from every root, a reader
  * late now and then so that the root waits, and every byte is copied exactly once, by its
  * reader or by the root: over all ranks, the bytes read from posts by reference and those
@@ -216,9 +221,7 @@ int main(int argc, char** argv) {
   for (int k = 0; k < kNumColls; ++k) {
     char name[64];
     snprintf(name, sizeof name, "coll_%s_single_copy_calls", kColls[k]);
-    int index = -1, count = 0;
-    CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index) == MPI_SUCCESS);
-    CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &handles[k], &count) == MPI_SUCCESS);
+    handles[k] = counter(name);
   }
   /* The region is claimed at the first blocking collective; from then on every call counts. */
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
@@ -249,14 +252,8 @@ int main(int argc, char** argv) {
 
   if (expect_single_copy == 1 && size > 1) {
     snprintf(check_context_, sizeof check_context_, "shared reads");
-    MPI_T_pvar_handle read, written;
-    int index = -1, count = 0;
-    CHECK(MPI_T_pvar_get_index("coll_reference_bytes_read", MPI_T_PVAR_CLASS_COUNTER, &index) ==
-          MPI_SUCCESS);
-    CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &read, &count) == MPI_SUCCESS);
-    CHECK(MPI_T_pvar_get_index("coll_reference_bytes_written", MPI_T_PVAR_CLASS_COUNTER,
-                               &index) == MPI_SUCCESS);
-    CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &written, &count) == MPI_SUCCESS);
+    MPI_T_pvar_handle read = counter("coll_reference_bytes_read");
+    MPI_T_pvar_handle written = counter("coll_reference_bytes_written");
     const char* shared_min = getenv("WEFT_SHM_COLL_SHARED_READ_MIN");
     check_shared_reads(read, written, shared_min != NULL && strcmp(shared_min, "0") == 0);
     MPI_T_pvar_handle_free(session, &read);
