@@ -79,9 +79,9 @@ const std::vector<Setting>& settings() {
        "outnumber cores.",
        true, true},
       {"WEFT_SHM_SPLIT_STREAM_MIN", "1048576",
-       "The same for a message that more messages from its sender wait behind (a stream): "
-       "below it the receiver copies alone, keeping both buffers in its cache. At least "
-       "WEFT_SHM_SPLIT_COPY_MIN.",
+       "Smallest single-copy message that sender and receiver copy together when more "
+       "messages from its sender already wait behind it (a stream): below it the receiver "
+       "copies alone, keeping both buffers in its cache. At least WEFT_SHM_SPLIT_COPY_MIN.",
        true, true},
       {"WEFT_SHM_COLL", "1",
        "1: a communicator whose ranks all share this node's segment claims one of its "
