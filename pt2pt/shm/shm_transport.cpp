@@ -182,16 +182,17 @@ Unexpected* ShmTransport::find_unexpected(uint64_t bits, uint64_t mask) {
 }
 
 void ShmTransport::deliver(const Arrival& m, void* buf, size_t capacity, Completion* c,
-                           bool receive_waited, bool more_behind) {
+                           bool receive_waited) {
   const size_t n = size_t(std::min<uint64_t>(m.bytes, capacity));
   const int from = m.from;
   // Split only where the receive waited for the message and we wait for no send to its
   // sender: a message that was already there, or one of an exchange, meets a sender that is
-  // busy copying too (sharing the copies made a 1 MiB exchange 15% slower). One of a stream,
-  // only from split_stream_min_.
-  const bool split = receive_waited && split_copy_min_ != 0 &&
-                     n >= (more_behind ? split_stream_min_ : split_copy_min_) &&
-                     waiting_sends_[size_t(from)] == 0;
+  // busy copying too (sharing the copies made a 1 MiB exchange 15% slower). One of a stream
+  // (more records behind it in its sender's ring, which holds it now), only from
+  // split_stream_min_; the ring is looked at only for such a message, not on the eager path.
+  const bool split = receive_waited && split_copy_min_ != 0 && n >= split_copy_min_ &&
+                     waiting_sends_[size_t(from)] == 0 &&
+                     (n >= split_stream_min_ || !in_[size_t(from)].more_behind());
   bool ok = true;
   if (m.kind == RecordKind::kEager) {
     if (n != 0) std::memcpy(buf, m.payload, n);
@@ -253,7 +254,7 @@ void ShmTransport::on_record(int from, RecordHeader* h) {
       // A receive another transport has matched meanwhile is its, not ours.
       const bool ours = p->guard == nullptr || p->guard->claim();
       if (ours) {
-        deliver(m, p->buf, p->capacity, p->c, true, in_[size_t(from)].more_behind());
+        deliver(m, p->buf, p->capacity, p->c, true);
       } else {
         p->c->handle = nullptr;
       }

@@ -99,10 +99,9 @@ class ShmTransport final : public Transport {
   bool find_message(uint64_t bits, uint64_t mask, bool take, ProbeResult* out);
   // Hands a message to a receive: copies it (eager) or reads it from the sender
   // (rendezvous), acknowledges it where the sender waits, and completes `c`.
-  // `receive_waited`: the receive was posted before the message came; `more_behind`: more
-  // records from its sender wait behind it in the ring (a stream of messages).
-  void deliver(const Arrival& m, void* buf, size_t capacity, Completion* c, bool receive_waited,
-               bool more_behind = false);
+  // `receive_waited`: the receive was posted before the message came (so the message is the
+  // record on_record holds of its sender's ring).
+  void deliver(const Arrival& m, void* buf, size_t capacity, Completion* c, bool receive_waited);
   unsigned send_pending();
   // The receiver's side of a sender's kCancel: drops the unexpected message `cookie` of `from`.
   bool withdraw(int from, uint64_t cookie);
