@@ -48,10 +48,11 @@ Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Comp
 }
 
 bool CommChannel::try_region(RegionWait& w) {
+  if (w.barrier != 0) return comm_->region.held->region->all_arrived(w.barrier);
   if (w.post && w.how.by_reference) return try_post_reference(w);
   if (w.post) {
     return comm_->region.held->region->try_post(region_call(w.how.which), w.buf, w.bytes,
-                                                 w.peer_or_readers);
+                                                w.peer_or_readers);
   }
   return try_fetch(w);
 }
@@ -107,9 +108,21 @@ Status CommChannel::start_fetch(int peer, size_t from, void* buf, size_t bytes, 
   return start_region({false, peer, buf, bytes, c, from, how});
 }
 
+Status CommChannel::start_arrive(Completion* c) {
+  NodeRegion* region = comm_->region.held->region.get();
+  RegionWait w{true, 0, nullptr, 0, c};
+  w.barrier = region->next_barrier();
+  region->arrive(w.barrier);
+  return start_region(w);
+}
+
 bool CommChannel::region_ready() const {
   const NodeRegion* region = comm_->region.held->region.get();
   for (const RegionWait& w : region_waits_) {
+    if (w.barrier != 0) {
+      if (region->all_arrived(w.barrier)) return true;
+      continue;
+    }
     const uint64_t call = region_call(w.how.which);
     if (w.post ? (w.published ? region->fetched_by_all(call)
                               : region->can_post(call, w.how.by_reference ? 0 : w.bytes))

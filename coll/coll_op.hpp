@@ -30,11 +30,14 @@ class CommChannel final : public Channel {
                     Completion* c) override;
   Status start_fetch(int peer, size_t from, void* buf, size_t bytes, RegionMove how,
                      Completion* c) override;
+  // Takes the region's next barrier number (NodeRegion::next_barrier) and arrives at it; done
+  // once all have.
+  Status start_arrive(Completion* c) override;
   unsigned poll_region() override;
   bool region_ready() const override;
 
  private:
-  // A post or fetch that could not complete when started.
+  // A post, fetch or arrival that could not complete when started.
   struct RegionWait {
     bool post;
     int peer_or_readers;
@@ -44,6 +47,7 @@ class CommChannel final : public Channel {
     size_t from = kWholePost;  // a fetch's start in the post
     RegionMove how = {};
     bool published = false;  // a post by reference: made, now waiting for its fetches
+    uint64_t barrier = 0;    // an arrival, made: its barrier's number (post and fetch: 0)
   };
   // Whether `w` has completed (making progress on it).
   bool try_region(RegionWait& w);

@@ -18,6 +18,10 @@ Status Channel::start_fetch(int, size_t, void*, size_t, RegionMove, Completion*)
   return Status::error(MPI_ERR_INTERN, "a node-region collective on a channel without a region");
 }
 
+Status Channel::start_arrive(Completion*) {
+  return Status::error(MPI_ERR_INTERN, "a node-region collective on a channel without a region");
+}
+
 void Executor::start(const Reduction* reduction, Binding binding, Channel* channel) {
   reduction_ = reduction;
   channel_ = channel;
@@ -85,7 +89,8 @@ void Executor::plan(const Schedule& s) {
     initial_pending_[id] = step.dep_end - step.dep_begin;
     if (step.kind == StepKind::kSend || step.kind == StepKind::kRecv)
       max_peer = std::max(max_peer, step.peer);
-    uses_region_ |= step.kind == StepKind::kPost || step.kind == StepKind::kFetch;
+    uses_region_ |= step.kind == StepKind::kPost || step.kind == StepKind::kFetch ||
+                    step.kind == StepKind::kArrive;
   }
   for (size_t i = 0; i < total_; ++i) dependents_at_[i + 1] += dependents_at_[i];
   dependents_.resize(dependents_at_[total_]);
@@ -145,6 +150,9 @@ void Executor::start_step(StepId id) {
     case StepKind::kPost:
     case StepKind::kFetch:
       start_transfer(id, step);
+      return;
+    case StepKind::kArrive:
+      start_arrival(id);
       return;
     case StepKind::kReduce:
       if (device_.active()) {
@@ -207,6 +215,17 @@ void Executor::start_transfer(StepId id, const Step& step) {
   }
 }
 
+void Executor::start_arrival(StepId id) {
+  Completion* c = &completions_[id];
+  *c = Completion{};
+  if (Status s = channel_->start_arrive(c); !s.ok()) {
+    fail(std::move(s));
+    complete_step(id);
+  } else {
+    in_flight_.push_back(id);
+  }
+}
+
 void Executor::received(StepId id, const Step& step, const Completion& c) {
   check_received(step, c);
   if (c.error_class == 0 && device_.active() && device_.slot(id) != nullptr) {
@@ -254,7 +273,7 @@ unsigned Executor::advance() {
       if (incoming(step.kind)) {
         received(id, step, c);
       } else if (c.error_class != 0) {
-        fail(Status::error(c.error_class, step.kind == StepKind::kPost
+        fail(Status::error(c.error_class, step.kind != StepKind::kSend
                                               ? "posting to the node region failed"
                                               : "send to rank " + std::to_string(step.peer) +
                                                     " failed in the transport"));

@@ -39,6 +39,8 @@ class Channel {
   // `from`: where in the post the bytes start, or kWholePost (coll/schedule.hpp).
   virtual Status start_fetch(int peer, size_t from, void* buf, size_t bytes, RegionMove how,
                              Completion* c);
+  // A barrier's arrival (Schedule::arrive): done once every rank of the call has arrived.
+  virtual Status start_arrive(Completion* c);
   // Completes the posts and fetches that can now complete; returns how many did.
   virtual unsigned poll_region() { return 0; }
   // Whether poll_region would complete one now (read only).
@@ -87,6 +89,8 @@ class Executor {
   void release(StepId id);  // one of `id`'s prerequisites is met
   void check_received(const Step& step, const Completion& c);
   void start_transfer(StepId id, const Step& step);
+  // A barrier's arrival (StepKind::kArrive).
+  void start_arrival(StepId id);
   void received(StepId id, const Step& step, const Completion& c);
   void fail(Status s);
   unsigned char* address(BufRef ref) const;

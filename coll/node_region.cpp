@@ -47,6 +47,7 @@ int claim(shm::Segment& segment, int size) {
       head.readers_left.store(0, std::memory_order_relaxed);
     };
     for (int m = 0; m < size; ++m) {
+      segment.region_arrival(i, m)->barrier.store(0, std::memory_order_relaxed);
       for (int which = 0; which < shm::kRegionSlots; ++which)
         empty(segment.region_slot(i, m, which)->head);
       for (int which = 0; which < shm::kRegionLines; ++which)
@@ -131,6 +132,21 @@ void NodeRegion::fetched(int member, const Place& p) {
   // for its post by reference to be read.
   if (p.head->readers_left.fetch_sub(1, std::memory_order_acq_rel) == 1)
     node_->wake_after_publishing({&locals_[size_t(member)], 1});
+}
+
+void NodeRegion::arrive(uint64_t b) {
+  node_->segment().region_arrival(index_, rank_)->barrier.store(b, std::memory_order_release);
+  node_->wake_after_publishing(locals_);
+}
+
+bool NodeRegion::all_arrived(uint64_t b) const {
+  // The members' lines in a row, without asking the segment for each: the wait polls this.
+  const shm::RegionArrival* lines = node_->segment().region_arrival(index_, 0);
+  for (size_t m = 0; m < locals_.size(); ++m)
+    if (m != size_t(rank_) &&
+        lines[m * shm::kArrivalStride].barrier.load(std::memory_order_acquire) < b)
+      return false;
+  return true;
 }
 
 size_t NodeRegion::reference_bytes() const {

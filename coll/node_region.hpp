@@ -85,11 +85,26 @@ class NodeRegion {
   // whole post is a shared read: this rank offers its buffer in the post's copy slot for it
   // and copies chunks of it, and the poster, while it waits, writes others
   // (pt2pt/shm/split_copy.hpp), so that the cores of the poster and of its readers all copy.
-  Read try_read(int member, uint64_t call, size_t from, void* buf, size_t bytes,
-                size_t* referred);
+  Read try_read(int member, uint64_t call, size_t from, void* buf, size_t bytes, size_t* referred);
   // The poster's part of the shared reads of its post by reference in call `call`: writes the
   // chunks left unclaimed in its readers' buffers (process_vm_writev).
   void help_readers(uint64_t call);
+
+  // Barriers without posts: each member has an arrival line in the region holding the number
+  // of the last barrier on the region it has arrived at, which only it writes and which only
+  // grows, and the b-th barrier is complete once every member's line holds b or more. Per
+  // barrier each member writes one line and reads the others', where posting to all and fetching
+  // from all also makes p - 1 atomic updates of other members' lines, and nothing is ever
+  // waited for to be reused.
+  // The number of this rank's next barrier on the region (from 1). Every member must take its
+  // numbers in the same order: in the order of the calls (a barrier's run takes it when it
+  // starts; see Schedule::arrive).
+  uint64_t next_barrier() { return ++barriers_; }
+  // Marks this rank's arrival at barrier `b` (its barriers arrive in their order) and wakes the
+  // members that sleep.
+  void arrive(uint64_t b);
+  // Whether every member has arrived at barrier `b` (read only).
+  bool all_arrived(uint64_t b) const;
 
  private:
   // Where a post lies: its header and its payload.
@@ -117,6 +132,7 @@ class NodeRegion {
   size_t capacity_;
   size_t shared_read_min_;
   std::vector<int> locals_;  // the node index of each rank of the communicator
+  uint64_t barriers_ = 0;    // barrier numbers taken (next_barrier)
 };
 
 // The cost model's last answer for one kind of call on the short paths (coll/region_short.hpp):

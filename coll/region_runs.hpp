@@ -1,7 +1,7 @@
 // One rank's part of a call through a communicator's node region (coll/node_region.hpp), run
-// step by step without a schedule: the posts, fetches and rank-order folds of the short paths
-// (coll/region_short.hpp). advance() goes as far as it can and says whether it is done; ready()
-// (read only) says whether it could go further now, for a wait that may block.
+// step by step without a schedule: the arrivals, posts, fetches and rank-order folds of the short
+// paths (coll/region_short.hpp). advance() goes as far as it can and says whether it is done;
+// ready() (read only) says whether it could go further now, for a wait that may block.
 #pragma once
 #include <cstring>
 #include <string>
@@ -37,6 +37,17 @@ struct Post {
   bool ready(const NodeRegion& region, uint64_t call) const {
     return readers == 0 || region.can_post(call, bytes);
   }
+};
+
+// One rank's wait at a barrier through the region after its arrival (NodeRegion::arrive) at
+// barrier number `barrier`.
+struct Arrival {
+  NodeRegion& region;
+  uint64_t barrier;
+  Status outcome = Status::success();
+
+  bool advance() { return region.all_arrived(barrier); }
+  bool ready() const { return region.all_arrived(barrier); }
 };
 
 // One rank's part of a region call: its post, then its fetches, in rank order: from every

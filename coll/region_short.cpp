@@ -105,9 +105,11 @@ bool short_barrier(MPI_Comm comm, Status* out) {
   Short s;
   if (!short_comm(comm, &s) || !region_chosen(s, CollKind::kBarrier, 0, 0, false, [](CollArgs&) {}))
     return false;
-  Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, s.comm->size};
-  m.post.readers = s.comm->size - 1;
-  *out = run(m);
+  take_call(*s.comm);
+  NodeRegion& region = *s.hold->region;
+  Arrival a{region, region.next_barrier()};
+  region.arrive(a.barrier);
+  *out = run(a);
   return true;
 }
 

@@ -24,6 +24,14 @@ StepId Schedule::add(Step s, std::span<const StepId> deps) {
 
 StepId Schedule::join(std::span<const StepId> deps) { return add({}, deps); }
 
+StepId Schedule::arrive() {
+  Step s;
+  s.kind = StepKind::kArrive;
+  s.dep_begin = s.dep_end = uint32_t(deps_.size());
+  steps_.push_back(s);
+  return StepId(steps_.size() - 1);
+}
+
 StepId Schedule::join_all() {
   const StepId n = StepId(steps_.size());
   const StepId id = add({}, {});

@@ -13,7 +13,8 @@
 // number of the call's other ranks fetch; a fetch waits until its peer has posted in this call.
 // A post by reference puts only the buffer's address there: its fetches read the poster's memory
 // directly (process_vm_readv), and the post completes once all of them have. Such a call may
-// post twice per rank (set_region_post).
+// post twice per rank (set_region_post). A barrier's ranks instead each arrive (arrive), marking
+// it in a line of their own.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -41,7 +42,7 @@ struct BufRef {
 inline BufRef send_buf(size_t offset = 0) { return {Buf::kSend, offset}; }
 inline BufRef recv_buf(size_t offset = 0) { return {Buf::kRecv, offset}; }
 
-enum class StepKind : uint8_t { kSend, kRecv, kReduce, kCopy, kJoin, kPost, kFetch };
+enum class StepKind : uint8_t { kSend, kRecv, kReduce, kCopy, kJoin, kPost, kFetch, kArrive };
 
 // Steps whose data leaves this rank from `src` (a send, a post), or arrives into `dst` from a
 // peer (a receive, a fetch).
@@ -66,7 +67,7 @@ struct Step {
   size_t bytes = 0;                     // bytes moved (reduce: bytes of elements combined)
   uint32_t dep_begin = 0, dep_end = 0;  // this step's dependencies in Schedule::deps()
   size_t from = kWholePost;             // kFetch: where in the peer's post its bytes start
-  bool by_reference = false;  // kPost: posts the address only; kFetch: reads such a post
+  bool by_reference = false;            // kPost: posts the address only; kFetch: reads such a post
 };
 
 class Schedule {
@@ -122,6 +123,10 @@ class Schedule {
   StepId fetch_reference_part(int peer, size_t from, BufRef dst, size_t bytes, Deps deps = {}) {
     return region_step(StepKind::kFetch, peer, {}, dst, bytes, from, true, deps);
   }
+  // Arrives at a barrier through the node region, complete once every rank of the call has
+  // (coll/node_region.hpp arrive). It depends on nothing, whatever the floor, so it starts
+  // with the run: the ranks number their barriers in the order of their calls.
+  StepId arrive();
   // A step that does nothing but complete once its dependencies have: joins several steps
   // into one dependency.
   StepId join(Deps deps) { return add({}, list(deps)); }

@@ -1,6 +1,7 @@
-// Node-region barrier: every rank posts an empty record in the communicator's shared region
-// (coll/node_region.hpp) and waits to see every other rank's. One hand-over; each rank reads
-// p-1 cache lines. Cost: α_region.
+// Node-region barrier: every rank writes the barrier's number in its arrival line of the
+// communicator's shared region (coll/node_region.hpp arrive) and waits until every rank's line
+// holds it. One hand-over; each rank writes one cache line and reads p-1, with no atomic update
+// and no wait for a line to be free. Cost: α_region.
 #include "coll/algorithms/all.hpp"
 #include "coll/algorithms/region_parts.hpp"
 
@@ -9,11 +10,7 @@ namespace {
 
 bool accepts(const CollArgs& a) { return region_takes(a, 0); }
 
-void build(const CollArgs& a, Schedule& s) {
-  s.post(recv_buf(), 0, a.size - 1);
-  for (int r = 0; r < a.size; ++r)
-    if (r != a.rank) s.fetch(r, recv_buf(), 0);
-}
+void build(const CollArgs&, Schedule& s) { s.arrive(); }
 
 Cost cost(const CollArgs&) {
   Cost c;

@@ -74,6 +74,15 @@ struct alignas(kCell) RegionLine {
 };
 static_assert(sizeof(RegionLine) == kCell);
 
+// One rank's barriers in a region: the number of the last one it has arrived at, written by
+// that rank only (coll/node_region.hpp arrive). The ranks' arrival lines lie kArrivalStride
+// apart, so no two ranks' share an aligned pair of lines (which the cores' prefetchers fetch
+// together: one rank's store would take the other's line from its readers too).
+struct alignas(kCell) RegionArrival {
+  std::atomic<uint64_t> barrier{0};
+};
+inline constexpr size_t kArrivalStride = 2;  // in lines
+
 struct alignas(kCell) SegmentHeader {
   uint64_t magic = 0;
   uint32_t local_size = 0;
@@ -118,7 +127,8 @@ class Segment {
   void prefault_rings(int local) const;
   // The bytes of one region for `local_size` ranks and slots of `payload` bytes.
   static size_t region_bytes(size_t local_size, size_t payload) {
-    return kCell + local_size * (kRegionSlots * (kCell + payload) + kRegionLines * kCell);
+    return kCell + local_size *
+                       (kRegionSlots * (kCell + payload) + (kRegionLines + kArrivalStride) * kCell);
   }
   int region_count() const { return int(header_->region_count); }
   size_t region_payload() const { return header_->region_payload; }
@@ -135,6 +145,11 @@ class Segment {
   RegionLine* region_line(int index, int member, int which) const {
     return reinterpret_cast<RegionLine*>(region_slot(index, int(header_->local_size), 0)) +
            size_t(member) * kRegionLines + size_t(which);
+  }
+  // Rank `member`'s arrival line in region `index`, after all the lines.
+  RegionArrival* region_arrival(int index, int member) const {
+    return reinterpret_cast<RegionArrival*>(region_line(index, int(header_->local_size), 0)) +
+           size_t(member) * kArrivalStride;
   }
 
  private:

@@ -215,22 +215,25 @@ static void exchanges(MPI_Comm comm, int odd_one, int len) {
 }
 
 /* Short calls while nonblocking calls of the same communicator are in flight (they take later
- * and earlier call numbers in the same region). */
+ * and earlier call numbers in the same region; the barriers, later and earlier barrier numbers:
+ * a short barrier between two nonblocking ones). */
 static void between_nonblocking(MPI_Comm comm) {
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   for (int round = 0; round < 20; ++round) {
     int in[3], out[3], b = rank == 0 ? round : -1, sum = -1;
-    MPI_Request reqs[3];
+    MPI_Request reqs[5];
     for (int k = 0; k < 3; ++k) {
       in[k] = rank + k + round;
       CHECK_MPI(MPI_Iallreduce(&in[k], &out[k], 1, MPI_INT, MPI_SUM, comm, &reqs[k]));
       if (k == 1) CHECK_MPI(MPI_Bcast(&b, 1, MPI_INT, 0, comm));
     }
+    CHECK_MPI(MPI_Ibarrier(comm, &reqs[3]));
     CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, comm));
     CHECK_MPI(MPI_Barrier(comm));
-    CHECK_MPI(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+    CHECK_MPI(MPI_Ibarrier(comm, &reqs[4]));
+    CHECK_MPI(MPI_Waitall(5, reqs, MPI_STATUSES_IGNORE));
     const int ranks_sum = size * (size - 1) / 2;
     for (int k = 0; k < 3; ++k) CHECK(out[k] == ranks_sum + size * (k + round));
     CHECK(b == round && sum == ranks_sum);

@@ -2,9 +2,8 @@
 // barrier algorithm's schedules, joined by their matched messages, must make each rank's
 // completion causally follow every rank's entry, for 1..64 ranks (the node-aware one on several
 // placements of the ranks on nodes; the node-region one from 2 ranks, its posts leading to the
-// fetches of them).
+// fetches of them and each rank's arrival to every other's completion).
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <tuple>
 #include <vector>
@@ -25,21 +24,28 @@ bool everyone_waits_for_everyone(const std::vector<Schedule>& schedules) {
   std::vector<std::vector<size_t>> next(base[size_t(p)]);
   std::map<std::tuple<int, int, int>, std::vector<size_t>> sends, recvs;
   std::map<int, std::vector<size_t>> posts, fetches;  // by the posting rank
+  std::vector<size_t> arrivals;                       // every arrival leads to every other
   for (int r = 0; r < p; ++r) {
     const Schedule& s = schedules[size_t(r)];
     for (StepId id = 0; id < s.size(); ++id) {
       const Step& step = s.step(id);
       for (StepId d : s.deps_of(step)) next[base[size_t(r)] + d].push_back(base[size_t(r)] + id);
-      if (step.kind == StepKind::kSend) sends[{r, step.peer, step.lane}].push_back(base[size_t(r)] + id);
-      if (step.kind == StepKind::kRecv) recvs[{step.peer, r, step.lane}].push_back(base[size_t(r)] + id);
+      if (step.kind == StepKind::kSend)
+        sends[{r, step.peer, step.lane}].push_back(base[size_t(r)] + id);
+      if (step.kind == StepKind::kRecv)
+        recvs[{step.peer, r, step.lane}].push_back(base[size_t(r)] + id);
       if (step.kind == StepKind::kPost) posts[r].push_back(base[size_t(r)] + id);
       if (step.kind == StepKind::kFetch) fetches[step.peer].push_back(base[size_t(r)] + id);
+      if (step.kind == StepKind::kArrive) arrivals.push_back(base[size_t(r)] + id);
     }
   }
   for (const auto& [rank, out] : posts) {
     REQUIRE(out.size() == 1);
     for (size_t in : fetches[rank]) next[out[0]].push_back(in);
   }
+  for (size_t from : arrivals)
+    for (size_t to : arrivals)
+      if (to != from) next[from].push_back(to);
   for (const auto& [stream, out] : sends) {
     const std::vector<size_t>& in = recvs[stream];
     REQUIRE(in.size() == out.size());

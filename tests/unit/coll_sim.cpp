@@ -66,6 +66,7 @@ struct Fabric {
   bool eager = false;
   std::vector<RegionPost> region;
   std::vector<PendingPost> pending_posts;
+  int arrivals = 0;  // at the call's barrier (Schedule::arrive)
 
   Fabric(int p, size_t lanes_used)
       : size(p),
@@ -184,6 +185,13 @@ class SimChannel final : public coll::Channel {
     return Status::success();
   }
 
+  Status start_arrive(Completion* c) override {
+    if (arrival_ != nullptr) return Status::error(MPI_ERR_INTERN, "two arrivals in one call");
+    arrival_ = c;
+    ++fabric_->arrivals;
+    return Status::success();
+  }
+
   unsigned poll_region() override {
     unsigned done = 0;
     for (size_t i = 0; i < fetches_.size();) {
@@ -207,6 +215,11 @@ class SimChannel final : public coll::Channel {
       fetches_.pop_back();
       ++done;
     }
+    // Its arrival completes once every rank has arrived (seen by this rank at its next poll).
+    if (arrival_ != nullptr && !arrival_->done && fabric_->arrivals == fabric_->size) {
+      arrival_->done = true;
+      ++done;
+    }
     // This rank's posts by reference complete once fetched by all.
     for (int which = 0; which < 2; ++which) {
       RegionPost& r = fabric_->post_of(rank_, which);
@@ -222,6 +235,7 @@ class SimChannel final : public coll::Channel {
   Fabric* fabric_;
   int rank_;
   std::vector<PendingFetch> fetches_;
+  Completion* arrival_ = nullptr;
 };
 
 // Delivers the oldest send of `stream` into its oldest receive.
@@ -294,8 +308,8 @@ SimOutcome simulate(const std::vector<coll::Schedule>& schedules,
     const RegionPost& post = fabric.region[size_t(r)];
     if (post.readers_left != 0) {
       out.error = "rank " + std::to_string(r / 2) + "'s post " + std::to_string(r % 2) +
-                  " was fetched " +
-                  std::to_string(post.readers_left) + " times fewer than it said (negative: more)";
+                  " was fetched " + std::to_string(post.readers_left) +
+                  " times fewer than it said (negative: more)";
     }
   }
   for (int r = 0; r < p && out.error.empty(); ++r) {
