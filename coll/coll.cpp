@@ -48,7 +48,7 @@ Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Comp
 }
 
 bool CommChannel::try_region(RegionWait& w) {
-  if (w.barrier != 0) return comm_->region.held->region->all_arrived(w.barrier);
+  if (w.arrival != 0) return try_arrive(w);
   if (w.post && w.how.by_reference) return try_post_reference(w);
   if (w.post) {
     return comm_->region.held->region->try_post(region_call(w.how.which), w.buf, w.bytes,
@@ -66,6 +66,15 @@ bool CommChannel::try_post_reference(RegionWait& w) {
   if (region->fetched_by_all(call)) return true;
   region->help_readers(call);  // while it waits, the poster copies for readers that are slow
   return region->fetched_by_all(call);
+}
+
+bool CommChannel::try_arrive(RegionWait& w) {
+  NodeRegion* region = comm_->region.held->region.get();
+  if (!w.published) w.published = region->try_arrive(w.arrival, w.data, w.bytes);
+  OddArrival odd;
+  if (!w.published || !region->try_complete(w.arrival, w.buf, w.bytes, &odd)) return false;
+  if (odd.member >= 0) w.c->error_class = MPI_ERR_TRUNCATE;
+  return true;
 }
 
 bool CommChannel::try_fetch(const RegionWait& w) {
@@ -108,19 +117,19 @@ Status CommChannel::start_fetch(int peer, size_t from, void* buf, size_t bytes, 
   return start_region({false, peer, buf, bytes, c, from, how});
 }
 
-Status CommChannel::start_arrive(Completion* c) {
-  NodeRegion* region = comm_->region.held->region.get();
-  RegionWait w{true, 0, nullptr, 0, c};
-  w.barrier = region->next_barrier();
-  region->arrive(w.barrier);
+Status CommChannel::start_arrive(const void* src, size_t bytes, void* dst, Completion* c) {
+  RegionWait w{true, 0, dst, bytes, c};
+  w.arrival = comm_->region.held->region->next_arrival();
+  w.data = src;
   return start_region(w);
 }
 
 bool CommChannel::region_ready() const {
   const NodeRegion* region = comm_->region.held->region.get();
   for (const RegionWait& w : region_waits_) {
-    if (w.barrier != 0) {
-      if (region->all_arrived(w.barrier)) return true;
+    if (w.arrival != 0) {
+      if (w.published ? region->all_arrived(w.arrival) : region->arrival_complete(w.arrival - 1))
+        return true;
       continue;
     }
     const uint64_t call = region_call(w.how.which);

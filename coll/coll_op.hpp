@@ -30,9 +30,8 @@ class CommChannel final : public Channel {
                     Completion* c) override;
   Status start_fetch(int peer, size_t from, void* buf, size_t bytes, RegionMove how,
                      Completion* c) override;
-  // Takes the region's next barrier number (NodeRegion::next_barrier) and arrives at it; done
-  // once all have.
-  Status start_arrive(Completion* c) override;
+  // Takes the region's next arrival number (NodeRegion::next_arrival) and arrives there.
+  Status start_arrive(const void* src, size_t bytes, void* dst, Completion* c) override;
   unsigned poll_region() override;
   bool region_ready() const override;
 
@@ -46,12 +45,14 @@ class CommChannel final : public Channel {
     Completion* c;
     size_t from = kWholePost;  // a fetch's start in the post
     RegionMove how = {};
-    bool published = false;  // a post by reference: made, now waiting for its fetches
-    uint64_t barrier = 0;    // an arrival, made: its barrier's number (post and fetch: 0)
+    bool published = false;  // a post by reference or an arrival: made, now waiting
+    uint64_t arrival = 0;    // an arrival: its number (post and fetch: 0), bringing `data`
+    const void* data = nullptr;
   };
   // Whether `w` has completed (making progress on it).
   bool try_region(RegionWait& w);
   bool try_post_reference(RegionWait& w);
+  bool try_arrive(RegionWait& w);
   bool try_fetch(const RegionWait& w);
   // Completes `w` at once if it can, else keeps it for poll_region.
   Status start_region(RegionWait w);

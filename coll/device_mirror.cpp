@@ -43,6 +43,10 @@ Status DeviceMirror::begin(const Schedule& s, size_t limit, gpu::DeviceMemory* m
       touch(step.src, step.bytes);
     if (incoming(step.kind) || step.kind == StepKind::kReduce || step.kind == StepKind::kCopy)
       touch(step.dst, step.bytes);
+    if (step.kind == StepKind::kArrive) {  // brings its bytes, takes every rank's
+      touch(step.src, step.bytes);
+      touch(step.dst, step.bytes * size_t(step.peer));
+    }
   }
   // In place, the send side is the receive buffer itself: one copy serves both.
   const bool same = b->send == b->recv;

@@ -40,6 +40,10 @@ class DeviceRun {
   Status reduce(const Reduction& r, const Step& step, const unsigned char* src,
                 unsigned char* dst) const;
   Status copy(const Step& step, const unsigned char* src, unsigned char* dst) const;
+  // Copies `bytes` between any two places (host or device).
+  Status copy_bytes(unsigned char* dst, const unsigned char* src, size_t bytes) const {
+    return memory_->copy(dst, src, bytes);
+  }
 
  private:
   static constexpr size_t kNoSlot = SIZE_MAX;

@@ -18,7 +18,7 @@ Status Channel::start_fetch(int, size_t, void*, size_t, RegionMove, Completion*)
   return Status::error(MPI_ERR_INTERN, "a node-region collective on a channel without a region");
 }
 
-Status Channel::start_arrive(Completion*) {
+Status Channel::start_arrive(const void*, size_t, void*, Completion*) {
   return Status::error(MPI_ERR_INTERN, "a node-region collective on a channel without a region");
 }
 
@@ -152,7 +152,7 @@ void Executor::start_step(StepId id) {
       start_transfer(id, step);
       return;
     case StepKind::kArrive:
-      start_arrival(id);
+      start_arrival(id, step);
       return;
     case StepKind::kReduce:
       if (device_.active()) {
@@ -215,14 +215,40 @@ void Executor::start_transfer(StepId id, const Step& step) {
   }
 }
 
-void Executor::start_arrival(StepId id) {
+void Executor::start_arrival(StepId id, const Step& step) {
   Completion* c = &completions_[id];
   *c = Completion{};
-  if (Status s = channel_->start_arrive(c); !s.ok()) {
+  const unsigned char* src = address(step.src);
+  unsigned char* dst = address(step.dst);
+  Status s;
+  // In a device run, a side on the device goes through host memory of the executor's own.
+  if (step.bytes > 0 && (device_.on_device(step.src.buf) || device_.on_device(step.dst.buf))) {
+    arrival_stage_.resize(step.bytes * size_t(step.peer + 1));
+    if (device_.on_device(step.src.buf)) {
+      s = device_.copy_bytes(arrival_stage_.data(), src, step.bytes);
+      src = arrival_stage_.data();
+    }
+    if (device_.on_device(step.dst.buf)) dst = arrival_stage_.data() + step.bytes;
+  }
+  if (s.ok()) s = channel_->start_arrive(src, step.bytes, dst, c);
+  if (!s.ok()) {
     fail(std::move(s));
     complete_step(id);
   } else {
     in_flight_.push_back(id);
+  }
+}
+
+void Executor::arrived(const Step& step, const Completion& c) {
+  if (c.error_class != 0) {
+    fail(Status::error(c.error_class,
+                       "the ranks brought different numbers of bytes to a node-region call (do "
+                       "the counts and datatypes agree on every rank?)"));
+  } else if (step.bytes > 0 && device_.on_device(step.dst.buf)) {
+    if (Status s = device_.copy_bytes(address(step.dst), arrival_stage_.data() + step.bytes,
+                                      step.bytes * size_t(step.peer));
+        !s.ok())
+      fail(std::move(s));
   }
 }
 
@@ -272,8 +298,10 @@ unsigned Executor::advance() {
       const Step& step = schedule_->step(id);
       if (incoming(step.kind)) {
         received(id, step, c);
+      } else if (step.kind == StepKind::kArrive) {
+        arrived(step, c);
       } else if (c.error_class != 0) {
-        fail(Status::error(c.error_class, step.kind != StepKind::kSend
+        fail(Status::error(c.error_class, step.kind == StepKind::kPost
                                               ? "posting to the node region failed"
                                               : "send to rank " + std::to_string(step.peer) +
                                                     " failed in the transport"));

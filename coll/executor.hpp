@@ -39,8 +39,10 @@ class Channel {
   // `from`: where in the post the bytes start, or kWholePost (coll/schedule.hpp).
   virtual Status start_fetch(int peer, size_t from, void* buf, size_t bytes, RegionMove how,
                              Completion* c);
-  // A barrier's arrival (Schedule::arrive): done once every rank of the call has arrived.
-  virtual Status start_arrive(Completion* c);
+  // An arrival (Schedule::arrive) bringing `bytes` of `src`: done once every rank of the call
+  // has arrived, with each one's bytes at `dst` + rank·bytes (c->error_class MPI_ERR_TRUNCATE:
+  // some rank brought another number of bytes).
+  virtual Status start_arrive(const void* src, size_t bytes, void* dst, Completion* c);
   // Completes the posts and fetches that can now complete; returns how many did.
   virtual unsigned poll_region() { return 0; }
   // Whether poll_region would complete one now (read only).
@@ -89,8 +91,9 @@ class Executor {
   void release(StepId id);  // one of `id`'s prerequisites is met
   void check_received(const Step& step, const Completion& c);
   void start_transfer(StepId id, const Step& step);
-  // A barrier's arrival (StepKind::kArrive).
-  void start_arrival(StepId id);
+  // An arrival (StepKind::kArrive), and its completion.
+  void start_arrival(StepId id, const Step& step);
+  void arrived(const Step& step, const Completion& c);
   void received(StepId id, const Step& step, const Completion& c);
   void fail(Status s);
   unsigned char* address(BufRef ref) const;
@@ -111,10 +114,11 @@ class Executor {
   std::vector<StepId> last_send_, last_recv_;  // plan() scratch: per peer and lane
   std::vector<uint32_t> dependents_at_;        // CSR: dependents of step i are
   std::vector<StepId> dependents_;             //   dependents_[dependents_at_[i] .. [i+1])
-  std::vector<StepId> order_next_;         // the next send to / receive from the same peer and lane
-  std::vector<Completion> completions_;    // one per step (sends, receives, posts, fetches)
-  bool uses_region_ = false;               // the schedule has posts or fetches
-  std::vector<StepId> ready_, in_flight_;  // ready_ is a queue: ready_[ready_head_..]
+  std::vector<StepId> order_next_;       // the next send to / receive from the same peer and lane
+  std::vector<Completion> completions_;  // one per step (sends, receives, posts, fetches)
+  std::vector<unsigned char> arrival_stage_;  // a device run's arrival: its bytes, all ranks'
+  bool uses_region_ = false;                  // the schedule has posts or fetches
+  std::vector<StepId> ready_, in_flight_;     // ready_ is a queue: ready_[ready_head_..]
   size_t ready_head_ = 0;
   size_t completed_ = 0, total_ = 0;
   Status status_;

@@ -47,7 +47,8 @@ int claim(shm::Segment& segment, int size) {
       head.readers_left.store(0, std::memory_order_relaxed);
     };
     for (int m = 0; m < size; ++m) {
-      segment.region_arrival(i, m)->barrier.store(0, std::memory_order_relaxed);
+      for (int odd = 0; odd < 2; ++odd)
+        segment.region_arrival(i, m, odd)->number.store(0, std::memory_order_relaxed);
       for (int which = 0; which < shm::kRegionSlots; ++which)
         empty(segment.region_slot(i, m, which)->head);
       for (int which = 0; which < shm::kRegionLines; ++which)
@@ -134,18 +135,41 @@ void NodeRegion::fetched(int member, const Place& p) {
     node_->wake_after_publishing({&locals_[size_t(member)], 1});
 }
 
-void NodeRegion::arrive(uint64_t b) {
-  node_->segment().region_arrival(index_, rank_)->barrier.store(b, std::memory_order_release);
+static_assert(kArrivalBytes == shm::kArrivalPayload);
+
+bool NodeRegion::try_arrive(uint64_t a, const void* data, size_t bytes) {
+  if (completed_ + 1 < a) return false;
+  shm::RegionArrival* line = node_->segment().region_arrival(index_, rank_, int(a % 2));
+  if (bytes > 0) std::memcpy(line->payload, data, bytes);
+  line->bytes = uint32_t(bytes);
+  line->number.store(a, std::memory_order_release);
   node_->wake_after_publishing(locals_);
+  return true;
 }
 
-bool NodeRegion::all_arrived(uint64_t b) const {
-  // The members' lines in a row, without asking the segment for each: the wait polls this.
-  const shm::RegionArrival* lines = node_->segment().region_arrival(index_, 0);
+bool NodeRegion::all_arrived(uint64_t a) const {
+  // The members' lines in a row, without asking the segment for each: a wait polls this.
+  const shm::RegionArrival* lines = node_->segment().region_arrival(index_, 0, int(a % 2));
   for (size_t m = 0; m < locals_.size(); ++m)
     if (m != size_t(rank_) &&
-        lines[m * shm::kArrivalStride].barrier.load(std::memory_order_acquire) < b)
+        lines[m * shm::kArrivalStride].number.load(std::memory_order_acquire) < a)
       return false;
+  return true;
+}
+
+bool NodeRegion::try_complete(uint64_t a, void* out, size_t bytes, OddArrival* odd) {
+  if (!all_arrived(a)) return false;
+  *odd = {};
+  const shm::RegionArrival* lines = node_->segment().region_arrival(index_, 0, int(a % 2));
+  for (size_t m = 0; m < locals_.size() && bytes > 0; ++m) {
+    const shm::RegionArrival& line = lines[m * shm::kArrivalStride];
+    if (line.bytes != bytes) {
+      *odd = {int(m), line.bytes};
+      continue;
+    }
+    std::memcpy(static_cast<unsigned char*>(out) + m * bytes, line.payload, bytes);
+  }
+  completed_ = a;
   return true;
 }
 

@@ -48,6 +48,13 @@ inline bool fetch_matches(size_t posted, bool part, size_t from, size_t bytes) {
   return part ? posted >= from + bytes : posted <= bytes;
 }
 
+// A member that brought another number of bytes to an arrival than this rank (NodeRegion::
+// try_complete), and how many.
+struct OddArrival {
+  int member = -1;
+  size_t bytes = 0;
+};
+
 class NodeRegion {
  public:
   // Adopts region `index` of `node`'s segment for the communicator whose ranks are the world
@@ -90,21 +97,30 @@ class NodeRegion {
   // chunks left unclaimed in its readers' buffers (process_vm_writev).
   void help_readers(uint64_t call);
 
-  // Barriers without posts: each member has an arrival line in the region holding the number
-  // of the last barrier on the region it has arrived at, which only it writes and which only
-  // grows, and the b-th barrier is complete once every member's line holds b or more. Per
-  // barrier each member writes one line and reads the others', where posting to all and fetching
-  // from all also makes p - 1 atomic updates of other members' lines, and nothing is ever
-  // waited for to be reused.
-  // The number of this rank's next barrier on the region (from 1). Every member must take its
-  // numbers in the same order: in the order of the calls (a barrier's run takes it when it
+  // Arrivals: calls that every member waits through until all have arrived, each bringing at
+  // most shm::kArrivalPayload bytes that every member copies (a barrier brings none; a small
+  // allreduce its vector), go through arrival lines instead of posts. Each member has two
+  // (shm::RegionArrival), which only it writes: arrival number a goes in line a % 2 with its
+  // bytes, and the call is complete once every member's line holds a. A member arrives at a only
+  // once its own a - 1 is complete (it has copied what it needs), so when it writes line a % 2
+  // again, at a + 2, every member has arrived at a + 1 and so copied out of a: no line ever
+  // waits to be free, and no member updates another's line (a post that every rank fetches
+  // makes each update p - 1 other members' lines).
+  // The number of this rank's next arrival on the region (from 1). Every member must take its
+  // numbers in the same order: in the order of the calls (an arrival step takes it when its run
   // starts; see Schedule::arrive).
-  uint64_t next_barrier() { return ++barriers_; }
-  // Marks this rank's arrival at barrier `b` (its barriers arrive in their order) and wakes the
-  // members that sleep.
-  void arrive(uint64_t b);
-  // Whether every member has arrived at barrier `b` (read only).
-  bool all_arrived(uint64_t b) const;
+  uint64_t next_arrival() { return ++arrivals_; }
+  // Arrives at `a` with `bytes` of `data` and wakes the members that sleep; false (nothing done)
+  // while this rank's arrival a - 1 is not complete.
+  bool try_arrive(uint64_t a, const void* data, size_t bytes);
+  // Completes this rank's arrival `a` once every member has arrived: copies the `bytes` each
+  // brought to `out` + member·bytes; false until then. *odd: a member that brought another
+  // number of bytes (nothing of its is copied; member -1: none).
+  bool try_complete(uint64_t a, void* out, size_t bytes, OddArrival* odd);
+  // Whether every member has arrived at `a` (read only), or, of a - 1 once this rank's is
+  // complete, whether try_arrive(a) would succeed.
+  bool all_arrived(uint64_t a) const;
+  bool arrival_complete(uint64_t a) const { return completed_ >= a; }
 
  private:
   // Where a post lies: its header and its payload.
@@ -132,7 +148,8 @@ class NodeRegion {
   size_t capacity_;
   size_t shared_read_min_;
   std::vector<int> locals_;  // the node index of each rank of the communicator
-  uint64_t barriers_ = 0;    // barrier numbers taken (next_barrier)
+  uint64_t arrivals_ = 0;    // arrival numbers taken (next_arrival)
+  uint64_t completed_ = 0;   // this rank's arrivals complete up to this number
 };
 
 // The cost model's last answer for one kind of call on the short paths (coll/region_short.hpp):

@@ -39,15 +39,28 @@ struct Post {
   }
 };
 
-// One rank's wait at a barrier through the region after its arrival (NodeRegion::arrive) at
-// barrier number `barrier`.
+// One rank's part of a call through the region's arrival lines (NodeRegion::try_arrive): its
+// arrival at number `number` with `bytes` of `data`, then, once every rank has arrived, every
+// rank's bytes copied to `out` + rank·bytes.
 struct Arrival {
   NodeRegion& region;
-  uint64_t barrier;
+  uint64_t number;
+  const void* data = nullptr;
+  size_t bytes = 0;
+  void* out = nullptr;
+  bool arrived = false;
   Status outcome = Status::success();
 
-  bool advance() { return region.all_arrived(barrier); }
-  bool ready() const { return region.all_arrived(barrier); }
+  bool advance() {
+    if (!arrived) arrived = region.try_arrive(number, data, bytes);
+    OddArrival odd;
+    if (!arrived || !region.try_complete(number, out, bytes, &odd)) return false;
+    if (odd.member >= 0) outcome = wrong_size(odd.member, odd.bytes, bytes);
+    return true;
+  }
+  bool ready() const {
+    return arrived ? region.all_arrived(number) : region.arrival_complete(number - 1);
+  }
 };
 
 // One rank's part of a region call: its post, then its fetches, in rank order: from every

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "coll/algorithms/region_parts.hpp"
 #include "coll/coll.hpp"
 #include "coll/node_region.hpp"
 #include "coll/region_runs.hpp"
@@ -99,6 +100,24 @@ Status run_fold(Short& s, const void* mine, void* out, Post post, size_t from, s
   return outcome;
 }
 
+// An allreduce through the arrival lines (folds_arrivals): every rank's vector
+// gathered, then folded in rank order, as coll/algorithms/region_parts.cpp fold_arrivals does.
+Status run_arrival_fold(Short& s, const void* mine, void* out, size_t bytes, ReduceKernel kernel,
+                        size_t elem) {
+  std::vector<unsigned char>& space = s.hold->fold_space;
+  const size_t p = size_t(s.comm->size);
+  if (space.size() < p * bytes) space.resize(p * bytes);
+  take_call(*s.comm);
+  NodeRegion& region = *s.hold->region;
+  Arrival a{region, region.next_arrival(), mine, bytes, space.data()};
+  Status outcome = run(a);
+  if (!outcome.ok() || bytes == 0) return outcome;
+  for (size_t r = 1; r < p; ++r)
+    kernel(space.data() + (r - 1) * bytes, space.data() + r * bytes, bytes / elem);
+  std::memcpy(out, space.data() + (p - 1) * bytes, bytes);
+  return outcome;
+}
+
 }  // namespace
 
 bool short_barrier(MPI_Comm comm, Status* out) {
@@ -107,8 +126,7 @@ bool short_barrier(MPI_Comm comm, Status* out) {
     return false;
   take_call(*s.comm);
   NodeRegion& region = *s.hold->region;
-  Arrival a{region, region.next_barrier()};
-  region.arrive(a.barrier);
+  Arrival a{region, region.next_arrival()};
   *out = run(a);
   return true;
 }
@@ -182,7 +200,9 @@ bool short_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Da
         a.in_place = in_place;
       }))
     return false;
-  *out = run_fold(s, mine, recvbuf, {mine, bytes, s.comm->size - 1}, 0, bytes, true, kernel, elem);
+  *out = folds_arrivals(bytes, s.comm->size) ? run_arrival_fold(s, mine, recvbuf, bytes, kernel, elem)
+                                : run_fold(s, mine, recvbuf, {mine, bytes, s.comm->size - 1}, 0,
+                                           bytes, true, kernel, elem);
   return true;
 }
 

@@ -24,9 +24,8 @@ StepId Schedule::add(Step s, std::span<const StepId> deps) {
 
 StepId Schedule::join(std::span<const StepId> deps) { return add({}, deps); }
 
-StepId Schedule::arrive() {
-  Step s;
-  s.kind = StepKind::kArrive;
+StepId Schedule::arrive(int ranks, BufRef src, size_t bytes, BufRef dst) {
+  Step s{StepKind::kArrive, 0, ranks, src, dst, bytes};
   s.dep_begin = s.dep_end = uint32_t(deps_.size());
   steps_.push_back(s);
   return StepId(steps_.size() - 1);

@@ -52,6 +52,9 @@ inline bool incoming(StepKind k) { return k == StepKind::kRecv || k == StepKind:
 inline constexpr int kLaneBits = 3;
 inline constexpr int kLanes = 1 << kLaneBits;
 
+// The most bytes a rank brings to an arrival (Schedule::arrive; shm::kArrivalPayload).
+inline constexpr size_t kArrivalBytes = 48;
+
 // A fetch of a whole post (at most `bytes`; more is a truncation), not of a part of it.
 inline constexpr size_t kWholePost = SIZE_MAX;
 
@@ -62,9 +65,10 @@ struct Step {
   StepKind kind = StepKind::kJoin;
   uint8_t lane = 0;  // kSend/kRecv: the ordered stream the message travels on; kPost/kFetch:
                      // which of the call's posts of a rank (0 or 1)
-  int peer = -1;     // kSend/kRecv/kFetch: rank in the communicator; kPost: how many fetch it
+  int peer = -1;     // kSend/kRecv/kFetch: rank in the communicator; kPost: how many fetch it;
+                     // kArrive: how many ranks arrive
   BufRef src, dst;  // send, post: src; recv, fetch: dst; reduce: dst = src op dst; copy: src -> dst
-  size_t bytes = 0;                     // bytes moved (reduce: bytes of elements combined)
+  size_t bytes = 0;  // bytes moved (reduce: bytes of elements combined; arrive: each rank's)
   uint32_t dep_begin = 0, dep_end = 0;  // this step's dependencies in Schedule::deps()
   size_t from = kWholePost;             // kFetch: where in the peer's post its bytes start
   bool by_reference = false;            // kPost: posts the address only; kFetch: reads such a post
@@ -123,10 +127,13 @@ class Schedule {
   StepId fetch_reference_part(int peer, size_t from, BufRef dst, size_t bytes, Deps deps = {}) {
     return region_step(StepKind::kFetch, peer, {}, dst, bytes, from, true, deps);
   }
-  // Arrives at a barrier through the node region, complete once every rank of the call has
-  // (coll/node_region.hpp arrive). It depends on nothing, whatever the floor, so it starts
-  // with the run: the ranks number their barriers in the order of their calls.
-  StepId arrive();
+  // Arrives through the node region at a call every rank of the `ranks` waits through
+  // (coll/node_region.hpp try_arrive), bringing `bytes` of `src` (at most kArrivalBytes);
+  // complete once every rank has arrived, with each one's bytes copied to `dst` + rank·bytes.
+  // It depends on nothing, whatever the floor, so it starts with the run: the ranks number
+  // their arrivals in the order of their calls. At most one per schedule. A barrier:
+  // arrive(ranks).
+  StepId arrive(int ranks, BufRef src = {}, size_t bytes = 0, BufRef dst = {});
   // A step that does nothing but complete once its dependencies have: joins several steps
   // into one dependency.
   StepId join(Deps deps) { return add({}, list(deps)); }

@@ -2,7 +2,8 @@
 // communicator's shared region (coll/node_region.hpp), fetches every other rank's and folds all
 // of them in rank order, so all ranks compute the same bits without exchanging results. One
 // hand-over instead of log p message rounds; each rank reads (p-1)·n bytes, so it suits small n.
-// Cost: α_region + (p+1)·nβ_region + (p-1)·nγ.
+// Small vectors on 3 ranks or more go through the ranks' arrival lines instead of posts (see
+// folds_arrivals). Cost: α_region + (p+1)·nβ_region + (p-1)·nγ.
 #include "coll/algorithms/all.hpp"
 #include "coll/algorithms/region_parts.hpp"
 
@@ -12,12 +13,16 @@ namespace {
 bool accepts(const CollArgs& a) { return region_takes(a, a.bytes); }
 
 void build(const CollArgs& a, Schedule& s) {
-  fold_posts(a, s, s.post(send_buf(), a.bytes, a.size - 1));
+  if (folds_arrivals(a.bytes, a.size)) {
+    fold_arrivals(a, s);
+  } else {
+    fold_posts(a, s, s.post(send_buf(), a.bytes, a.size - 1));
+  }
 }
 
 }  // namespace
 
-extern const Algorithm kAllreduceShm{"shm",    CollKind::kAllreduce, accepts, fold_cost, build,
-                                     false, true};
+extern const Algorithm kAllreduceShm{"shm", CollKind::kAllreduce, accepts, fold_cost, build, false,
+                                     true};
 
 }  // namespace weft::coll

@@ -10,7 +10,7 @@ namespace {
 
 bool accepts(const CollArgs& a) { return region_takes(a, 0); }
 
-void build(const CollArgs&, Schedule& s) { s.arrive(); }
+void build(const CollArgs& a, Schedule& s) { s.arrive(a.size); }
 
 Cost cost(const CollArgs&) {
   Cost c;

@@ -30,6 +30,15 @@ void fold_posts(const CollArgs& a, Schedule& s, StepId posted, const Block* part
   s.copy(slot(a.size - 1), recv_buf(), n, {folded, posted});
 }
 
+void fold_arrivals(const CollArgs& a, Schedule& s) {
+  const size_t n = a.bytes;
+  const BufRef slots = s.scratch(size_t(a.size) * n);
+  auto slot = [&](int r) { return slots.at(size_t(r) * n); };
+  StepId folded = s.arrive(a.size, send_buf(), n, slots);
+  for (int r = 1; r < a.size; ++r) folded = s.reduce(slot(r - 1), slot(r), n, {folded});
+  s.copy(slot(a.size - 1), recv_buf(), n, {folded});
+}
+
 Cost fold_cost(const CollArgs& a) {
   const double p = a.size, n = double(a.bytes);
   Cost c;

@@ -15,7 +15,15 @@ bool region_takes(const CollArgs& a, size_t bytes_per_rank);
 // rank's own input is kSend (its block `part`). kRecv is written only after `posted` (this
 // rank's post of kSend, which may alias kRecv) has completed.
 void fold_posts(const CollArgs& a, Schedule& s, StepId posted, const Block* part = nullptr);
-// Its cost: one hand-over, the fetched and copied bytes, and (p-1)·n reduced.
+// The same where folds_arrivals: every rank brings its vector to one arrival (Schedule::arrive)
+// instead of a post, so each writes one line of its own and reads the others', where fetching
+// posts also updates every post's count of readers.
+void fold_arrivals(const CollArgs& a, Schedule& s);
+// Whether a fold of every rank's `bytes` on `ranks` ranks goes through an arrival: up to
+// kArrivalBytes, on 3 ranks or more. Measured (8-byte allreduce, 2-core machine): on 4 and 8
+// ranks 15-30% faster than posts; on 2, 10% slower (0.23 against 0.20 µs).
+inline bool folds_arrivals(size_t bytes, int ranks) { return bytes <= kArrivalBytes && ranks > 2; }
+// Their cost: one hand-over, the fetched and copied bytes, and (p-1)·n reduced.
 Cost fold_cost(const CollArgs& a);
 
 }  // namespace weft::coll

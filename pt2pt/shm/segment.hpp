@@ -74,14 +74,20 @@ struct alignas(kCell) RegionLine {
 };
 static_assert(sizeof(RegionLine) == kCell);
 
-// One rank's barriers in a region: the number of the last one it has arrived at, written by
-// that rank only (coll/node_region.hpp arrive). The ranks' arrival lines lie kArrivalStride
-// apart, so no two ranks' share an aligned pair of lines (which the cores' prefetchers fetch
-// together: one rank's store would take the other's line from its readers too).
+// One rank's arrival at a call of a region that every rank waits through (a barrier, a small
+// allreduce: coll/node_region.hpp try_arrive), written by that rank only: the call's arrival
+// number, and the bytes it brings. Each rank has two, for odd and even numbers. The ranks'
+// pairs lie kArrivalStride lines apart, so no two ranks' lines share an aligned pair of lines
+// (which the cores' prefetchers fetch together: one rank's store would take the other's line
+// from its readers too).
+inline constexpr size_t kArrivalPayload = kCell - 16;
 struct alignas(kCell) RegionArrival {
-  std::atomic<uint64_t> barrier{0};
+  std::atomic<uint64_t> number{0};
+  uint32_t bytes = 0;
+  unsigned char payload[kArrivalPayload];
 };
-inline constexpr size_t kArrivalStride = 2;  // in lines
+static_assert(sizeof(RegionArrival) == kCell);
+inline constexpr size_t kArrivalStride = 4;  // in lines
 
 struct alignas(kCell) SegmentHeader {
   uint64_t magic = 0;
@@ -146,10 +152,11 @@ class Segment {
     return reinterpret_cast<RegionLine*>(region_slot(index, int(header_->local_size), 0)) +
            size_t(member) * kRegionLines + size_t(which);
   }
-  // Rank `member`'s arrival line in region `index`, after all the lines.
-  RegionArrival* region_arrival(int index, int member) const {
+  // Rank `member`'s arrival line for odd (`odd` 1) or even numbers in region `index`, after all
+  // the lines.
+  RegionArrival* region_arrival(int index, int member, int odd) const {
     return reinterpret_cast<RegionArrival*>(region_line(index, int(header_->local_size), 0)) +
-           size_t(member) * kArrivalStride;
+           size_t(member) * kArrivalStride + 2 * size_t(odd);
   }
 
  private:

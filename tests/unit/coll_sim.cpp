@@ -66,7 +66,9 @@ struct Fabric {
   bool eager = false;
   std::vector<RegionPost> region;
   std::vector<PendingPost> pending_posts;
-  int arrivals = 0;  // at the call's barrier (Schedule::arrive)
+  // The call's arrival (Schedule::arrive): how many ranks have arrived, and what each brought.
+  int arrivals = 0;
+  std::vector<std::vector<unsigned char>> brought;
 
   Fabric(int p, size_t lanes_used)
       : size(p),
@@ -74,7 +76,8 @@ struct Fabric {
         sends(size_t(p) * size_t(p) * lanes),
         recvs(sends.size()),
         ready_at(sends.size(), SIZE_MAX),
-        region(size_t(p) * 2) {}
+        region(size_t(p) * 2),
+        brought(size_t(p)) {}
 
   RegionPost& post_of(int rank, int which) { return region[size_t(rank) * 2 + size_t(which)]; }
   // Makes a pending post (its data is read now, unless by reference), or nothing while it is
@@ -185,9 +188,11 @@ class SimChannel final : public coll::Channel {
     return Status::success();
   }
 
-  Status start_arrive(Completion* c) override {
-    if (arrival_ != nullptr) return Status::error(MPI_ERR_INTERN, "two arrivals in one call");
-    arrival_ = c;
+  Status start_arrive(const void* src, size_t bytes, void* dst, Completion* c) override {
+    if (arrival_.c != nullptr) return Status::error(MPI_ERR_INTERN, "two arrivals in one call");
+    arrival_ = {c, dst, bytes};
+    const auto* b = static_cast<const unsigned char*>(src);
+    fabric_->brought[size_t(rank_)].assign(b, b + bytes);  // copied as it arrives
     ++fabric_->arrivals;
     return Status::success();
   }
@@ -215,9 +220,17 @@ class SimChannel final : public coll::Channel {
       fetches_.pop_back();
       ++done;
     }
-    // Its arrival completes once every rank has arrived (seen by this rank at its next poll).
-    if (arrival_ != nullptr && !arrival_->done && fabric_->arrivals == fabric_->size) {
-      arrival_->done = true;
+    // Its arrival completes once every rank has arrived (seen by this rank at its next poll),
+    // with every rank's bytes.
+    if (arrival_.c != nullptr && !arrival_.c->done && fabric_->arrivals == fabric_->size) {
+      auto* out = static_cast<unsigned char*>(arrival_.dst);
+      for (size_t r = 0; r < fabric_->brought.size(); ++r) {
+        const std::vector<unsigned char>& b = fabric_->brought[r];
+        if (b.size() != arrival_.bytes) arrival_.c->error_class = MPI_ERR_TRUNCATE;
+        if (b.size() == arrival_.bytes && !b.empty())
+          std::memcpy(out + r * b.size(), b.data(), b.size());
+      }
+      arrival_.c->done = true;
       ++done;
     }
     // This rank's posts by reference complete once fetched by all.
@@ -235,7 +248,11 @@ class SimChannel final : public coll::Channel {
   Fabric* fabric_;
   int rank_;
   std::vector<PendingFetch> fetches_;
-  Completion* arrival_ = nullptr;
+  struct {
+    Completion* c = nullptr;
+    void* dst = nullptr;
+    size_t bytes = 0;
+  } arrival_;
 };
 
 // Delivers the oldest send of `stream` into its oldest receive.
