@@ -200,9 +200,10 @@ bool short_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Da
         a.in_place = in_place;
       }))
     return false;
-  *out = folds_arrivals(bytes, s.comm->size) ? run_arrival_fold(s, mine, recvbuf, bytes, kernel, elem)
-                                : run_fold(s, mine, recvbuf, {mine, bytes, s.comm->size - 1}, 0,
-                                           bytes, true, kernel, elem);
+  *out = folds_arrivals(bytes, s.comm->size)
+             ? run_arrival_fold(s, mine, recvbuf, bytes, kernel, elem)
+             : run_fold(s, mine, recvbuf, {mine, bytes, s.comm->size - 1}, 0, bytes, true, kernel,
+                        elem);
   return true;
 }
 
@@ -224,6 +225,13 @@ bool short_allgather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype send
     return false;
   auto* base = static_cast<unsigned char*>(recvbuf);
   unsigned char* own = base + size_t(s.comm->rank) * block;
+  if (folds_arrivals(block, size)) {  // as gathers_arrivals decides for these blocks
+    take_call(*s.comm);
+    NodeRegion& region = *s.hold->region;
+    Arrival a{region, region.next_arrival(), in_place ? own : sendbuf, block, base};
+    *out = run(a);
+    return true;
+  }
   Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, size};
   m.post = {in_place ? own : sendbuf, block, size - 1};
   m.into = base;

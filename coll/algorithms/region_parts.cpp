@@ -39,6 +39,13 @@ void fold_arrivals(const CollArgs& a, Schedule& s) {
   s.copy(slot(a.size - 1), recv_buf(), n, {folded});
 }
 
+bool gathers_arrivals(std::span<const Block> blocks) {
+  if (blocks.empty() || !folds_arrivals(blocks[0].bytes, int(blocks.size()))) return false;
+  for (size_t r = 0; r < blocks.size(); ++r)
+    if (blocks[r].bytes != blocks[0].bytes || blocks[r].offset != r * blocks[0].bytes) return false;
+  return true;
+}
+
 Cost fold_cost(const CollArgs& a) {
   const double p = a.size, n = double(a.bytes);
   Cost c;

@@ -1,6 +1,8 @@
 // Pieces the node-region algorithms (*_shm.cpp) share: whether a call fits the region, and the
 // rank-order fold of every rank's post that the region reduce and allreduce end with.
 #pragma once
+#include <span>
+
 #include "coll/algorithm.hpp"
 
 namespace weft::coll {
@@ -23,6 +25,10 @@ void fold_arrivals(const CollArgs& a, Schedule& s);
 // kArrivalBytes, on 3 ranks or more. Measured (8-byte allreduce, 2-core machine): on 4 and 8
 // ranks 15-30% faster than posts; on 2, 10% slower (0.23 against 0.20 µs).
 inline bool folds_arrivals(size_t bytes, int ranks) { return bytes <= kArrivalBytes && ranks > 2; }
+// Whether an allgather of `blocks` gathers through an arrival, each rank bringing its block:
+// blocks of one size of at most kArrivalBytes, in rank order without gaps, on 3 ranks or more
+// (as folds_arrivals).
+bool gathers_arrivals(std::span<const Block> blocks);
 // Their cost: one hand-over, the fetched and copied bytes, and (p-1)·n reduced.
 Cost fold_cost(const CollArgs& a);
 
