@@ -117,9 +117,9 @@ class NodeRegion {
   // brought to `out` + member·bytes; false until then. *odd: a member that brought another
   // number of bytes (nothing of its is copied; member -1: none).
   bool try_complete(uint64_t a, void* out, size_t bytes, OddArrival* odd);
-  // Whether every member has arrived at `a` (read only), or, of a - 1 once this rank's is
-  // complete, whether try_arrive(a) would succeed.
+  // Whether every member has arrived at `a` (read only).
   bool all_arrived(uint64_t a) const;
+  // Whether this rank's arrival `a` is complete (then try_arrive(a + 1) succeeds).
   bool arrival_complete(uint64_t a) const { return completed_ >= a; }
 
  private:

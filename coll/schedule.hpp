@@ -13,8 +13,9 @@
 // number of the call's other ranks fetch; a fetch waits until its peer has posted in this call.
 // A post by reference puts only the buffer's address there: its fetches read the poster's memory
 // directly (process_vm_readv), and the post completes once all of them have. Such a call may
-// post twice per rank (set_region_post). A barrier's ranks instead each arrive (arrive), marking
-// it in a line of their own.
+// post twice per rank (set_region_post). A call that every rank waits through (a barrier, a
+// small allreduce or allgather) may instead arrive (arrive): each rank writes its bytes in a
+// line of its own and gathers everyone's.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Node-region barrier: every rank writes the barrier's number in its arrival line of the
-// communicator's shared region (coll/node_region.hpp arrive) and waits until every rank's line
+// communicator's shared region (coll/node_region.hpp try_arrive) and waits until every rank's line
 // holds it. One hand-over; each rank writes one cache line and reads p-1, with no atomic update
 // and no wait for a line to be free. Cost: α_region.
 #include "coll/algorithms/all.hpp"
