@@ -100,6 +100,16 @@ Status run_fold(Short& s, const void* mine, void* out, Post post, size_t from, s
   return outcome;
 }
 
+// Runs this rank's arrival through the region with `bytes` of `data`, every rank's bytes
+// gathered to `out` + rank·bytes (a barrier: none), taking the call's number as the general path
+// does (Schedule::arrive).
+Status run_arrival(Short& s, const void* data = nullptr, size_t bytes = 0, void* out = nullptr) {
+  take_call(*s.comm);
+  NodeRegion& region = *s.hold->region;
+  Arrival a{region, region.next_arrival(), data, bytes, out};
+  return run(a);
+}
+
 // An allreduce through the arrival lines (folds_arrivals): every rank's vector
 // gathered, then folded in rank order, as coll/algorithms/region_parts.cpp fold_arrivals does.
 Status run_arrival_fold(Short& s, const void* mine, void* out, size_t bytes, ReduceKernel kernel,
@@ -107,10 +117,7 @@ Status run_arrival_fold(Short& s, const void* mine, void* out, size_t bytes, Red
   std::vector<unsigned char>& space = s.hold->fold_space;
   const size_t p = size_t(s.comm->size);
   if (space.size() < p * bytes) space.resize(p * bytes);
-  take_call(*s.comm);
-  NodeRegion& region = *s.hold->region;
-  Arrival a{region, region.next_arrival(), mine, bytes, space.data()};
-  Status outcome = run(a);
+  Status outcome = run_arrival(s, mine, bytes, space.data());
   if (!outcome.ok() || bytes == 0) return outcome;
   for (size_t r = 1; r < p; ++r)
     kernel(space.data() + (r - 1) * bytes, space.data() + r * bytes, bytes / elem);
@@ -124,10 +131,7 @@ bool short_barrier(MPI_Comm comm, Status* out) {
   Short s;
   if (!short_comm(comm, &s) || !region_chosen(s, CollKind::kBarrier, 0, 0, false, [](CollArgs&) {}))
     return false;
-  take_call(*s.comm);
-  NodeRegion& region = *s.hold->region;
-  Arrival a{region, region.next_arrival()};
-  *out = run(a);
+  *out = run_arrival(s);
   return true;
 }
 
@@ -226,10 +230,7 @@ bool short_allgather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype send
   auto* base = static_cast<unsigned char*>(recvbuf);
   unsigned char* own = base + size_t(s.comm->rank) * block;
   if (folds_arrivals(block, size)) {  // as gathers_arrivals decides for these blocks
-    take_call(*s.comm);
-    NodeRegion& region = *s.hold->region;
-    Arrival a{region, region.next_arrival(), in_place ? own : sendbuf, block, base};
-    *out = run(a);
+    *out = run_arrival(s, in_place ? own : sendbuf, block, base);
     return true;
   }
   Moves m{*s.hold->region, take_call(*s.comm), s.comm->rank, size};

@@ -75,8 +75,8 @@ struct alignas(kCell) RegionLine {
 static_assert(sizeof(RegionLine) == kCell);
 
 // One rank's arrival at a call of a region that every rank waits through (a barrier, a small
-// allreduce: coll/node_region.hpp try_arrive), written by that rank only: the call's arrival
-// number, and the bytes it brings. Each rank has two, for odd and even numbers. The ranks'
+// allreduce or allgather: coll/node_region.hpp try_arrive), written by that rank only: the call's
+// arrival number, and the bytes it brings. Each rank has two, for odd and even numbers. The ranks'
 // pairs lie kArrivalStride lines apart, so no two ranks' lines share an aligned pair of lines
 // (which the cores' prefetchers fetch together: one rank's store would take the other's line
 // from its readers too).
