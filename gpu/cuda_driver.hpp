@@ -13,12 +13,20 @@ using CuContext = void*;
 using CuStream = void*;
 inline constexpr CuResult kCuSuccess = 0;
 inline constexpr CuResult kCuErrorNotInitialized = 3;  // CUDA_ERROR_NOT_INITIALIZED: no cuInit yet
+inline constexpr CuResult kCuErrorInvalidValue = 1;     // CUDA_ERROR_INVALID_VALUE
 inline constexpr int kCuPointerAttributeMemoryType = 2;     // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+inline constexpr int kCuPointerAttributeBufferId = 7;       // CU_POINTER_ATTRIBUTE_BUFFER_ID
 inline constexpr int kCuPointerAttributeIsManaged = 8;      // CU_POINTER_ATTRIBUTE_IS_MANAGED
 inline constexpr int kCuPointerAttributeDeviceOrdinal = 9;  // CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
 inline constexpr unsigned kCuMemoryTypeDevice = 2;          // CU_MEMORYTYPE_DEVICE
 inline constexpr unsigned kCuStreamDefault =
     0;  // CU_STREAM_DEFAULT: ordered after the legacy stream
+inline constexpr unsigned kCuIpcMemLazyEnablePeerAccess = 1;  // CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
+
+// CUipcMemHandle: names a device allocation to other processes (passed by value, as cuda.h's).
+struct CuIpcMemHandle {
+  unsigned char reserved[64];
+};
 
 struct CudaDriver {
   CuResult (*init)(unsigned flags) = nullptr;                           // cuInit
@@ -42,6 +50,13 @@ struct CudaDriver {
   CuResult (*mem_host_alloc)(void** p, size_t bytes, unsigned flags) = nullptr;  // cuMemHostAlloc
   CuResult (*mem_free_host)(void* p) = nullptr;                                  // cuMemFreeHost
   CuResult (*get_error_string)(CuResult error, const char** text) = nullptr;     // cuGetErrorString
+  CuResult (*mem_get_address_range)(CuDevicePtr* base, size_t* size,
+                                    CuDevicePtr p) = nullptr;  // cuMemGetAddressRange_v2
+  CuResult (*ipc_get_mem_handle)(CuIpcMemHandle* handle,
+                                 CuDevicePtr p) = nullptr;  // cuIpcGetMemHandle
+  CuResult (*ipc_open_mem_handle)(CuDevicePtr* p, CuIpcMemHandle handle,
+                                  unsigned flags) = nullptr;  // cuIpcOpenMemHandle_v2
+  CuResult (*ipc_close_mem_handle)(CuDevicePtr p) = nullptr;  // cuIpcCloseMemHandle
 };
 
 // Loads libcuda.so.1 (never the toolkit's stub libcuda.so) and finds its entry points, without

@@ -2,6 +2,9 @@
 #include "gpu/cuda_memory.hpp"
 
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
 
 #ifdef WEFT_HAVE_CUDA
 #include "gpu/device_reduce.hpp"
@@ -125,29 +128,45 @@ void CudaMemory::free_pinned(void* p) {
 
 bool CudaMemory::can_reduce(const Reduction& r) const {
 #ifdef WEFT_HAVE_CUDA
-  return r.kernel != nullptr && device_reduce_launcher(r.op, r.datatype) != nullptr;
+  return r.kernel != nullptr && kernels_unusable_.empty() &&
+         device_reduce_launcher(r.op, r.datatype) != nullptr;
 #else
   (void)r;
   return false;
 #endif
 }
 
+Status CudaMemory::reduce_on_host(const Reduction& r, const void* in, void* inout, size_t n) {
+  const size_t bytes = n * r.elem_size;
+  std::vector<unsigned char> host_in(bytes), host_inout(bytes);
+  WEFT_TRY(copy(host_in.data(), in, bytes));
+  WEFT_TRY(copy(host_inout.data(), inout, bytes));
+  r.apply(host_in.data(), host_inout.data(), n);
+  return copy(inout, host_inout.data(), bytes);
+}
+
 Status CudaMemory::reduce(const Reduction& r, const void* in, void* inout, size_t n) {
 #ifdef WEFT_HAVE_CUDA
+  if (!kernels_unusable_.empty()) return reduce_on_host(r, in, inout, n);
   const DeviceReduceLaunch launch = device_reduce_launcher(r.op, r.datatype);
   if (launch == nullptr)
     return Status::error(MPI_ERR_INTERN, "no device kernel for this reduction");
   WEFT_TRY(enter());
   if (n == 0) return Status::success();
   const int launched = launch(in, inout, n, stream_);
-  if (launched != 0)
-    return Status::error(MPI_ERR_OTHER, "launching a reduction kernel failed (cudaError " +
-                                            std::to_string(launched) + ")");
+  if (launched != 0) {
+    // The kernels cannot run in this process (built for other GPU architectures, or a driver
+    // the CUDA runtime cannot use): say so once and reduce on the host from now on.
+    kernels_unusable_ = "launching a reduction kernel failed (cudaError " +
+                        std::to_string(launched) + ")";
+    std::fprintf(stderr, "weft: warning: %s; device data is reduced on the host\n",
+                 kernels_unusable_.c_str());
+    return reduce_on_host(r, in, inout, n);
+  }
   const CuResult e = driver_.stream_synchronize(stream_);
   return e == kCuSuccess ? Status::success() : failed("a reduction kernel", e);
 #else
-  (void)r, (void)in, (void)inout, (void)n;
-  return Status::error(MPI_ERR_INTERN, "Weft was built without CUDA kernels");
+  return reduce_on_host(r, in, inout, n);
 #endif
 }
 
@@ -155,6 +174,46 @@ Status CudaMemory::synchronize(void* stream) {
   WEFT_TRY(enter());
   const CuResult e = driver_.stream_synchronize(static_cast<CuStream>(stream));
   return e == kCuSuccess ? Status::success() : failed("cuStreamSynchronize", e);
+}
+
+bool CudaMemory::export_memory(const void* p, ExportedMemory* out) {
+  if (!enter().ok()) return false;
+  CuDevicePtr base = 0;
+  size_t size = 0;
+  unsigned long long buffer_id = 0;
+  int attribute[] = {kCuPointerAttributeBufferId};
+  void* data[] = {&buffer_id};
+  CuIpcMemHandle handle;
+  if (driver_.mem_get_address_range(&base, &size, address(p)) != kCuSuccess ||
+      driver_.pointer_get_attributes(1, attribute, data, address(p)) != kCuSuccess ||
+      driver_.ipc_get_mem_handle(&handle, base) != kCuSuccess)
+    return false;  // not an allocation IPC can share (a stream-ordered pool's, say)
+  static_assert(sizeof handle.reserved == sizeof out->handle);
+  std::memcpy(out->handle, handle.reserved, sizeof out->handle);
+  out->base = base;
+  out->size = size;
+  out->buffer_id = buffer_id;
+  return true;
+}
+
+void* CudaMemory::open_exported(const ExportedMemory& m, std::string* why) {
+  if (Status s = enter(); !s.ok()) {
+    *why = s.message;
+    return nullptr;
+  }
+  CuIpcMemHandle handle;
+  std::memcpy(handle.reserved, m.handle, sizeof handle.reserved);
+  CuDevicePtr here = 0;
+  const CuResult e = driver_.ipc_open_mem_handle(&here, handle, kCuIpcMemLazyEnablePeerAccess);
+  if (e != kCuSuccess) {
+    *why = "cuIpcOpenMemHandle failed: " + cuda_error_text(driver_, e);
+    return nullptr;
+  }
+  return reinterpret_cast<void*>(uintptr_t(here));
+}
+
+void CudaMemory::close_exported(void* here) {
+  if (here != nullptr && enter().ok()) driver_.ipc_close_mem_handle(address(here));
 }
 
 DeviceMemory* find_cuda_memory(std::string* why) {

@@ -27,6 +27,9 @@ class CudaMemory final : public DeviceMemory {
   bool can_reduce(const Reduction& r) const override;
   Status reduce(const Reduction& r, const void* in, void* inout, size_t n) override;
   Status synchronize(void* stream) override;
+  bool export_memory(const void* p, ExportedMemory* out) override;
+  void* open_exported(const ExportedMemory& m, std::string* why) override;
+  void close_exported(void* here) override;
 
  private:
   // Makes a context current on the calling thread (the first device's primary context when the
@@ -37,6 +40,8 @@ class CudaMemory final : public DeviceMemory {
   // buffers are not looked up at all. Costs one driver call per buffer until then.
   bool cuda_in_use();
   Status failed(const char* what, CuResult error) const;
+  // inout = in op inout through host copies, for when no kernel can be launched.
+  Status reduce_on_host(const Reduction& r, const void* in, void* inout, size_t n);
 
   CudaDriver driver_;
   std::once_flag start_once_;  // cuInit and the device count, at the first need
@@ -47,6 +52,9 @@ class CudaMemory final : public DeviceMemory {
   CuContext context_ = nullptr;
   CuStream stream_ = nullptr;
   CuResult setup_error_ = kCuSuccess;
+  // Why the reduction kernels cannot run here (no kernel for this GPU's architecture, a driver
+  // the runtime cannot use); empty while they can. Set by the first launch that fails.
+  std::string kernels_unusable_;
 };
 
 // The process's CudaMemory, or null with the reason when CUDA cannot be used (no driver, no

@@ -3,6 +3,7 @@
 // with dlopen at run time), and tests put in a fake.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "runtime/op/op.hpp"
@@ -12,6 +13,13 @@ namespace weft::gpu {
 
 // Managed and pinned host memory count as host memory: the CPU reaches them directly.
 enum class MemoryKind : unsigned char { kHost, kDevice };
+
+// A device allocation described so that another process of the node can map it (CUDA IPC).
+struct ExportedMemory {
+  unsigned char handle[64] = {};  // the driver's name for the allocation
+  uint64_t base = 0, size = 0;    // the allocation, at the exporter's addresses
+  uint64_t buffer_id = 0;         // the driver's id of the allocation: tells an address reused apart
+};
 
 // The operations Weft needs on memory the CPU cannot touch.
 class DeviceMemory {
@@ -42,6 +50,17 @@ class DeviceMemory {
   virtual Status reduce(const Reduction& r, const void* in, void* inout, size_t n) = 0;
   // Waits for the work queued so far on an application's stream (a cudaStream_t).
   virtual Status synchronize(void* stream) = 0;
+  // Describes the allocation that holds device buffer `p` for another process of the node;
+  // false where it cannot be shared (memory of a stream-ordered pool, say).
+  virtual bool export_memory(const void* /*p*/, ExportedMemory* /*out*/) { return false; }
+  // Maps an allocation another process exported and returns its base here; nullptr, with the
+  // reason in *why, where it cannot (no peer access between the two devices, say).
+  virtual void* open_exported(const ExportedMemory& /*m*/, std::string* why) {
+    *why = "this device memory cannot be shared between processes";
+    return nullptr;
+  }
+  // Unmaps what open_exported returned.
+  virtual void close_exported(void* /*here*/) {}
 };
 
 // Looks for CUDA once (MPI_Init, weft_info); `enabled` false (WEFT_CUDA=0) skips the search.
