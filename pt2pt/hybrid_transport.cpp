@@ -123,7 +123,8 @@ class HybridTransport final : public Transport {
   }
   void expect_other_namespaces() override { net_busy_ = true; }
   bool takes_device_memory(int peer, size_t bytes) const override {
-    return !node_->reaches(peer) && net_->takes_device_memory(peer, bytes);
+    return node_->reaches(peer) ? node_->takes_device_memory(peer, bytes)
+                                : net_->takes_device_memory(peer, bytes);
   }
 
   bool rma_capable() const override { return net_->rma_capable(); }

@@ -57,6 +57,11 @@ const std::vector<Setting>& settings() {
        "to host memory whole, run on the host and copy the result back (three GPU copies in "
        "all); larger ones keep their scratch on the GPU, reduce there, and copy each message "
        "through pinned host memory.", true, true},
+      {"WEFT_GPU_IPC", "1",
+       "1: a message in CUDA device memory larger than WEFT_SHM_EAGER_LIMIT goes to a rank of "
+       "the node as it is: the receiver maps the sender's allocation (CUDA IPC, kept mapped) and "
+       "copies it straight into its buffer; 0: such messages go through host memory.",
+       true, true},
       {"WEFT_OFI_PROVIDER", "auto",
        "The libfabric provider of WEFT_TRANSPORT=ofi, as libfabric names it (e.g. "
        "tcp;ofi_rxm, sockets). auto: the first offered of cxi, opx, psm3, psm2, efa, "

@@ -150,6 +150,7 @@ Status finish_transports(const JobInfo& job, bool oversubscribed, std::unique_pt
       o.split_copy_min = size_t(setting_long("WEFT_SHM_SPLIT_COPY_MIN", 65536));
       o.split_stream_min = size_t(setting_long("WEFT_SHM_SPLIT_STREAM_MIN", 1048576));
     }
+    o.device_ipc = setting_long("WEFT_GPU_IPC", 1) != 0;
     WEFT_TRY(shm::ShmTransport::attach(o, &node));
   }
   if (node == nullptr) {

@@ -10,7 +10,7 @@ namespace weft::shm {
 bool ShmTransport::withdraw(int from, uint64_t cookie) {
   for (Unexpected* u = unexpected_.first(); u != nullptr; u = u->next) {
     // Only a send that waits for its receiver names itself: its cookie is unique while it waits.
-    const bool waits = u->m.kind == RecordKind::kRendezvous || (u->m.flags & kNeedsAck) != 0;
+    const bool waits = copied_by_receiver(u->m.kind) || (u->m.flags & kNeedsAck) != 0;
     if (!waits || u->m.from != from || u->m.cookie != cookie) continue;
     unexpected_.unlink(u);
     tools::g_counters.unexpected.lower();
@@ -37,7 +37,7 @@ void ShmTransport::cancel(Completion* c) {
   auto& queue = pending_[size_t(to)];
   const uint64_t cookie = reinterpret_cast<uint64_t>(c);
   for (auto it = queue.begin(); it != queue.end(); ++it) {
-    const bool message = it->kind == RecordKind::kEager || it->kind == RecordKind::kRendezvous;
+    const bool message = it->kind == RecordKind::kEager || copied_by_receiver(it->kind);
     if (!message || it->cookie != cookie) continue;
     queue.erase(it);
     --pending_count_;

@@ -25,11 +25,22 @@ enum class RecordKind : uint16_t {
                  // pair's copy slot (pt2pt/shm/segment.hpp); replaces kFin (cookie: the send)
   kCancel,       // the sender asks to withdraw an unmatched message (cookie: the send)
   kCancelReply,  // the answer; flags kWithdrawn if the message was taken back (cookie: the send)
+  kDeviceRendezvous,  // a large message in the sender's GPU memory, which the receiver maps and
+                      // copies (payload: a DeviceOffer, pt2pt/shm/device_offer.hpp)
+  kDeviceRefused,     // the receiver could not map it (cookie: the send); the sender answers
+  kStagedCopy,        // with a host copy of it to read as a rendezvous (payload: its address;
+                      // flags kCopyFailed if the copy could not be made)
 };
+
+// Whether a record of this kind is a message the receiver copies from the sender.
+inline bool copied_by_receiver(RecordKind kind) {
+  return kind == RecordKind::kRendezvous || kind == RecordKind::kDeviceRendezvous;
+}
 
 // Flags of a record.
 inline constexpr uint16_t kNeedsAck = 1;   // synchronous send: acknowledge when matched
 inline constexpr uint16_t kWithdrawn = 2;  // kCancelReply: the message will never be received
+inline constexpr uint16_t kCopyFailed = 4;  // kStagedCopy: the sender could not copy its message
 
 struct RecordHeader {
   uint32_t cells;  // record length in cells; 0 while nothing is published here

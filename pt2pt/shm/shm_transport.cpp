@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "gpu/memory.hpp"
 #include "mpi.h"
 #include "pt2pt/shm/cross_memory.hpp"
 #include "pt2pt/shm/split_copy.hpp"
@@ -21,7 +22,10 @@ namespace {
 // Far longer than a store takes to become visible to other cores, far shorter than a sleep.
 constexpr long kBackstopMicroseconds = 1000;
 
-void complete_recv(Completion* c, uint64_t bits, uint64_t bytes, size_t capacity, bool ok) {
+}  // namespace
+
+void ShmTransport::complete_recv(Completion* c, uint64_t bits, uint64_t bytes, size_t capacity,
+                                 bool ok) {
   c->sender_bits = bits;
   c->bytes = std::min<uint64_t>(bytes, capacity);
   tools::g_counters.shm_messages_received.add(1);
@@ -30,8 +34,6 @@ void complete_recv(Completion* c, uint64_t bits, uint64_t bytes, size_t capacity
   c->handle = nullptr;
   c->done = true;
 }
-
-}  // namespace
 
 size_t ShmTransport::ring_bytes_for(int local_size, size_t ring_bytes) {
   size_t want = ring_bytes;
@@ -66,9 +68,17 @@ Status ShmTransport::attach(const ShmOptions& o, std::unique_ptr<ShmTransport>* 
   t->split_copy_min_ =
       o.split_copy_min == 0 ? 0 : std::max(o.split_copy_min, t->eager_limit_ + 1);
   t->split_stream_min_ = std::max(o.split_stream_min, t->split_copy_min_);
+  // The driver is there; whether a buffer is device memory is asked per large message.
+  t->device_ipc_ = o.device_ipc && gpu::device_memory() != nullptr;
+  t->cannot_map_ours_.assign(size_t(local_size), 0);
   t->segment_ = std::move(segment);
   *out = std::move(t);
   return Status::success();
+}
+
+ShmTransport::~ShmTransport() {
+  if (gpu::DeviceMemory* memory = gpu::device_memory(); memory != nullptr)
+    ipc_cache_.clear(*memory);
 }
 
 Status ShmTransport::connect(int peer, const std::vector<uint8_t>&) {
@@ -94,9 +104,11 @@ void ShmTransport::wake_after_publishing(std::span<const int> locals) {
 bool ShmTransport::write(int to, const Pending& p) {
   const void* payload = p.payload;
   size_t payload_bytes = p.kind == RecordKind::kEager ? size_t(p.bytes) : 0;
-  if (p.kind == RecordKind::kRendezvous) {
+  if (p.kind == RecordKind::kRendezvous || p.kind == RecordKind::kStagedCopy) {
     payload = &p.address;
     payload_bytes = sizeof p.address;
+  } else if (p.kind == RecordKind::kDeviceRendezvous) {
+    payload_bytes = sizeof(DeviceOffer);
   }
   if (!out_[size_t(to)].write(p.kind, p.flags, p.bits, p.bytes, p.cookie, payload, payload_bytes))
     return false;
@@ -145,6 +157,7 @@ Status ShmTransport::isend(int peer, const void* buf, size_t len, uint64_t bits,
   }
   // Rendezvous: complete when the receiver has copied it (kFin), which also makes it
   // synchronous.
+  if (device_ipc_ && gpu::on_device(buf)) return send_device(to, buf, len, bits, cookie);
   tools::g_counters.shm_single_copy_sent.add(1);
   return send_record(to, Pending{RecordKind::kRendezvous, 0, bits, len, cookie, nullptr,
                                  reinterpret_cast<uint64_t>(buf), nullptr});
@@ -190,14 +203,28 @@ void ShmTransport::deliver(const Arrival& m, void* buf, size_t capacity, Complet
   // busy copying too (sharing the copies made a 1 MiB exchange 15% slower). One of a stream
   // (more records behind it in its sender's ring, which holds it now), only from
   // split_stream_min_; the ring is looked at only for such a message, not on the eager path.
-  const bool split = receive_waited && split_copy_min_ != 0 && n >= split_copy_min_ &&
+  const bool to_device = device_receive(buf, capacity);
+  const bool split = receive_waited && !to_device && split_copy_min_ != 0 && n >= split_copy_min_ &&
                      waiting_sends_[size_t(from)] == 0 &&
                      (n >= split_stream_min_ || !in_[size_t(from)].more_behind());
   bool ok = true;
   if (m.kind == RecordKind::kEager) {
-    if (n != 0) std::memcpy(buf, m.payload, n);
+    if (to_device) {
+      ok = gpu::device_memory()->copy(buf, m.payload, n).ok();
+    } else if (n != 0) {
+      std::memcpy(buf, m.payload, n);
+    }
     if (m.flags & kNeedsAck)
       (void)send_record(from, Pending{RecordKind::kAck, 0, 0, 0, m.cookie, nullptr, 0, nullptr});
+  } else if (m.kind == RecordKind::kDeviceRendezvous) {
+    if (!read_device(m, buf, n, &ok)) {  // wait for the sender's host copy (kStagedCopy)
+      awaited_copies_.push_back({from, m.cookie, m.bits, m.bytes, buf, capacity, c});
+      c->handle = nullptr;
+      (void)send_record(from,
+                        Pending{RecordKind::kDeviceRefused, 0, 0, 0, m.cookie, nullptr, 0, nullptr});
+      return;
+    }
+    (void)send_record(from, Pending{RecordKind::kFin, 0, 0, 0, m.cookie, nullptr, 0, nullptr});
   } else if (split && offer_split_copy(segment_->copy_slot(from, me_), m.address,
                                        reinterpret_cast<uint64_t>(buf), n)) {
     (void)send_record(from,
@@ -206,14 +233,14 @@ void ShmTransport::deliver(const Arrival& m, void* buf, size_t capacity, Complet
     copy_chunks(slot, true, segment_->peer(from)->pid);
     ok = !split_copy_failed(slot);
   } else {
-    ok = cross_memory_copy(segment_->peer(from)->pid, true, reinterpret_cast<uint64_t>(buf),
-                           m.address, n);
+    ok = read_host(from, m.address, buf, n, to_device);
     (void)send_record(from, Pending{RecordKind::kFin, 0, 0, 0, m.cookie, nullptr, 0, nullptr});
   }
   complete_recv(c, m.bits, m.bytes, capacity, ok);
 }
 
 void ShmTransport::finish_send(int to, Completion* c, bool cancelled) {
+  if (!device_sends_.empty()) device_sends_.erase(reinterpret_cast<uint64_t>(c));
   --waiting_sends_[size_t(to)];
   c->handle = nullptr;
   c->cancelled = cancelled;
@@ -234,6 +261,14 @@ void ShmTransport::on_record(int from, RecordHeader* h) {
   }
   if (h->kind == RecordKind::kCancelReply) {  // not withdrawn: kAck or kFin completes it
     if ((h->flags & kWithdrawn) != 0) finish_send(from, our_send, true);
+    return;
+  }
+  if (h->kind == RecordKind::kDeviceRefused) {
+    offer_staged_copy(from, h->cookie);
+    return;
+  }
+  if (h->kind == RecordKind::kStagedCopy) {
+    receive_staged_copy(from, h);
     return;
   }
   if (h->kind == RecordKind::kSplitCopy) {  // our send: help copy it, then it is done
@@ -266,6 +301,8 @@ void ShmTransport::on_record(int from, RecordHeader* h) {
   Unexpected* u = unexpected_.make();
   u->m = m;
   if (h->kind == RecordKind::kEager) u->data.assign(h->payload(), h->payload() + h->bytes);
+  if (h->kind == RecordKind::kDeviceRendezvous)
+    u->data.assign(h->payload(), h->payload() + sizeof(DeviceOffer));
   unexpected_.push_back(u);
   tools::g_counters.unexpected.raise();
   tools::unexpected_message_event(match_bits::source_of(m.bits), match_bits::tag_of(m.bits),

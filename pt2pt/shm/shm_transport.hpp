@@ -9,8 +9,11 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "gpu/ipc_cache.hpp"
+#include "pt2pt/shm/device_offer.hpp"
 #include "pt2pt/shm/doorbell.hpp"
 #include "pt2pt/shm/matching.hpp"
 #include "pt2pt/shm/segment.hpp"
@@ -26,6 +29,9 @@ struct ShmOptions {
   size_t split_copy_min = 0;    // smallest single-copy message sender and receiver copy
                                 // together (pt2pt/shm/split_copy.hpp); 0: never
   size_t split_stream_min = 0;  // the same for a message that more from its sender follow
+  // Messages larger than eager_limit may be in GPU memory: the receiver maps the sender's
+  // allocation (CUDA IPC) and copies from it (pt2pt/shm/device_messages.cpp).
+  bool device_ipc = false;
 };
 
 class ShmTransport final : public Transport {
@@ -36,6 +42,7 @@ class ShmTransport final : public Transport {
   // (with success) where the node has no segment or the kernel refuses cross-memory attach
   // between its ranks: then the network transport carries the node's messages too.
   static Status attach(const ShmOptions& options, std::unique_ptr<ShmTransport>* out);
+  ~ShmTransport() override;
 
   // Whether world rank `peer` is reached through this transport.
   bool reaches(int peer) const {
@@ -78,6 +85,10 @@ class ShmTransport final : public Transport {
   int wait_fd() const override { return doorbell_.fd(); }
   void wake() override;
   Status flush() override;
+  // Large messages in GPU memory (device_ipc): sent and received as they are.
+  bool takes_device_memory(int peer, size_t bytes) const override {
+    return device_ipc_ && reaches(peer) && bytes > eager_limit_;
+  }
 
  private:
   // A record that found its ring full, sent in order once there is room.
@@ -103,6 +114,28 @@ class ShmTransport final : public Transport {
   // record on_record holds of its sender's ring).
   void deliver(const Arrival& m, void* buf, size_t capacity, Completion* c, bool receive_waited);
   unsigned send_pending();
+  // GPU messages (pt2pt/shm/device_messages.cpp). A send of device memory: offered to map
+  // (kDeviceRendezvous), or through a host copy where it cannot be shared.
+  Status send_device(int to, const void* buf, size_t len, uint64_t bits, uint64_t cookie);
+  // The receiver's copy of a kDeviceRendezvous into `buf`: false where the sender's memory
+  // cannot be mapped here (then the sender is asked for a host copy), else *ok says how the
+  // copy went.
+  bool read_device(const Arrival& m, void* buf, size_t n, bool* ok);
+  // Copies the host bytes [address, +n) of local rank `from` into `buf` (host or device).
+  bool read_host(int from, uint64_t address, void* buf, size_t n, bool to_device);
+  // The sender's answer to kDeviceRefused: a host copy of the send `cookie`, offered as kStagedCopy.
+  void offer_staged_copy(int to, uint64_t cookie);
+  // The receiver's side of kStagedCopy: reads it into the receive that waited for it.
+  void receive_staged_copy(int from, RecordHeader* h);
+  // Whether a receive into `buf` of `capacity` bytes is one into GPU memory.
+  bool device_receive(const void* buf, size_t capacity) const;
+  struct DeviceSend;
+  // Makes the host copy of a device send; false where the copy fails.
+  static bool stage(DeviceSend& s);
+  // Completes receive `c` of a message of `bytes` (matched by `bits`) into `capacity` bytes.
+  static void complete_recv(Completion* c, uint64_t bits, uint64_t bytes, size_t capacity,
+                            bool ok);
+
   // The receiver's side of a sender's kCancel: drops the unexpected message `cookie` of `from`.
   bool withdraw(int from, uint64_t cookie);
   // A send that waited for local rank `to` is over: received, or withdrawn (`cancelled`).
@@ -138,6 +171,28 @@ class ShmTransport final : public Transport {
   bool backstop_set_ = false;  // since the last activity (pt2pt/shm/doorbell.hpp)
   Queue<PostedRecv> posted_;
   Queue<Unexpected> unexpected_;
+
+  // GPU messages. A send of device memory (by cookie) keeps what its record points at, and the
+  // host copy made of it where the receiver cannot map it.
+  struct DeviceSend {
+    const void* buf = nullptr;
+    size_t len = 0;
+    DeviceOffer offer;
+    std::unique_ptr<unsigned char[]> staged;
+  };
+  // A receive matched to a kDeviceRendezvous it could not map: it waits for the kStagedCopy.
+  struct AwaitedCopy {
+    int from;
+    uint64_t cookie, bits, bytes;
+    void* buf;
+    size_t capacity;
+    Completion* c;
+  };
+  bool device_ipc_ = false;
+  std::unordered_map<uint64_t, DeviceSend> device_sends_;
+  std::vector<AwaitedCopy> awaited_copies_;
+  std::vector<char> cannot_map_ours_;  // per local rank: it refused a device offer of ours
+  gpu::IpcCache ipc_cache_;
 };
 
 }  // namespace weft::shm

@@ -40,6 +40,8 @@ struct Counters {
   Counter blocked_ns;            // nanoseconds waits spent blocked (after spinning)
   Counter shm_eager_sent;        // sends through the node's shared-memory rings
   Counter shm_single_copy_sent;  // sends the receiver copied from the sender's memory
+  Counter shm_device_mapped_sent;  // GPU sends the receiver copied from a mapping (CUDA IPC)
+  Counter shm_device_staged_sent;  // GPU sends the receiver read through a host copy
   // Per transport, every message (collectives' and one-sided's too): started sends, and
   // receives as they complete with what arrived.
   Counter shm_bytes_sent;

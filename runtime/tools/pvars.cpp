@@ -58,6 +58,14 @@ std::vector<Pvar> build_table() {
        "Sends to ranks of this node that the receiver copied from this process's memory "
        "(process_vm_readv).",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_single_copy_sent},
+      {"shm_device_mapped_messages_sent",
+       "Sends of GPU memory to ranks of this node that the receiver copied from its own mapping "
+       "of this process's allocation (CUDA IPC).",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_device_mapped_sent},
+      {"shm_device_staged_messages_sent",
+       "Sends of GPU memory to ranks of this node that went through a host copy: memory that "
+       "cannot be shared (a stream-ordered pool's), or a receiver that cannot map it.",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_device_staged_sent},
       {"shm_bytes_sent", "Payload bytes of every send through the node's shared memory.",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_bytes_sent},
       {"shm_messages_received",
