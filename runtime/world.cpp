@@ -48,6 +48,8 @@ Status world_init(int required, int* provided) {
   const JobInfo& job = w.kvs->job();
   w.requested_thread_level = required;
   w.job_size = job.size;
+  // Before the transports, which ask whether device memory can exist (a dlopen, no cuInit).
+  gpu::find_device_memory(setting_value("WEFT_CUDA") != "0");
   std::unique_ptr<Transport> net;
   WEFT_TRY(start_transports(job, oversubscribed(job), &net));
   WEFT_TRY(w.kvs->put(kAddressKey, net->address()));
@@ -64,7 +66,6 @@ Status world_init(int required, int* provided) {
   w.check_collectives = setting_long("WEFT_CHECK_COLLECTIVES", 0) != 0;
   for (const std::string& p : problems)
     if (job.rank == 0) std::fprintf(stderr, "weft: warning: %s\n", p.c_str());
-  gpu::find_device_memory(setting_value("WEFT_CUDA") != "0");
   w.comms.init_predefined(job.rank, job.size);
   w.groups.init_predefined();
   // From here on every call takes the call lock (runtime/call_lock.hpp).
