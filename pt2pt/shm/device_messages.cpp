@@ -29,11 +29,12 @@ Status ShmTransport::send_device(int to, const void* buf, size_t len, uint64_t b
   DeviceSend& s = device_sends_[cookie];
   s.buf = buf;
   s.len = len;
-  if (cannot_map_ours_[size_t(to)] == 0 && gpu::device_memory()->export_memory(buf, &s.offer.memory)) {
+  if (cannot_map_ours_[size_t(to)] == 0 &&
+      gpu::device_memory()->export_memory(buf, &s.offer.memory)) {
     s.offer.offset = reinterpret_cast<uint64_t>(buf) - s.offer.memory.base;
     tools::g_counters.shm_device_mapped_sent.add(1);
-    return send_record(to, Pending{RecordKind::kDeviceRendezvous, 0, bits, len, cookie, &s.offer,
-                                   0, nullptr});
+    return send_record(
+        to, Pending{RecordKind::kDeviceRendezvous, 0, bits, len, cookie, &s.offer, 0, nullptr});
   }
   if (!stage(s)) {
     device_sends_.erase(cookie);
@@ -76,9 +77,9 @@ void ShmTransport::offer_staged_copy(int to, uint64_t cookie) {
   DeviceSend& s = device_sends_.at(cookie);
   const bool ok = stage(s);
   tools::g_counters.shm_device_staged_sent.add(1);
-  (void)send_record(to, Pending{RecordKind::kStagedCopy, uint16_t(ok ? 0 : kCopyFailed), 0, 0,
-                                cookie, nullptr, reinterpret_cast<uint64_t>(s.staged.get()),
-                                nullptr});
+  (void)send_record(
+      to, Pending{RecordKind::kStagedCopy, uint16_t(ok ? 0 : kCopyFailed), 0, 0, cookie, nullptr,
+                  reinterpret_cast<uint64_t>(s.staged.get()), nullptr});
 }
 
 void ShmTransport::receive_staged_copy(int from, RecordHeader* h) {

@@ -1,9 +1,9 @@
 // CUDA IPC on the host side: the cache of other processes' allocations (gpu/ipc_cache.hpp) with a
 // counting stand-in for device memory, and CudaMemory's export, open and reduction fallback over a
 // fake driver table (gpu/cuda_driver.hpp) whose "device" memory is host memory.
-#include <catch2/catch.hpp>
 #include <dlfcn.h>
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -33,9 +33,7 @@ class CountingMemory final : public gpu::DeviceMemory {
   void* allocate_pinned(size_t) override { return nullptr; }
   void free_pinned(void*) override {}
   bool can_reduce(const Reduction&) const override { return false; }
-  Status reduce(const Reduction&, const void*, void*, size_t) override {
-    return Status::success();
-  }
+  Status reduce(const Reduction&, const void*, void*, size_t) override { return Status::success(); }
   Status synchronize(void*) override { return Status::success(); }
   void* open_exported(const ExportedMemory& m, std::string* why) override {
     if (refuse) {
@@ -262,7 +260,8 @@ TEST_CASE("cuda memory: a device buffer is exported as its whole allocation, wit
   CHECK_FALSE(memory.export_memory(device.data(), &m));
 }
 
-TEST_CASE("cuda memory: opening another process's allocation asks for peer access, or says why not") {
+TEST_CASE(
+    "cuda memory: opening another process's allocation asks for peer access, or says why not") {
   fake_driver::g_calls.clear();
   gpu::CudaMemory memory(fake_driver::table());
   ExportedMemory m;

@@ -23,6 +23,7 @@ inline constexpr CuResult kErrorNoDevice = 100;
 inline constexpr CuResult kErrorInvalidDevice = 101;
 inline constexpr CuResult kErrorInvalidContext = 201;
 inline constexpr CuResult kErrorMapFailed = 205;
+inline constexpr CuResult kErrorPeerAccessUnsupported = 217;
 inline constexpr CuResult kErrorInvalidHandle = 400;
 inline constexpr CuResult kErrorNotFound = 500;
 inline constexpr CuResult kErrorNotSupported = 801;

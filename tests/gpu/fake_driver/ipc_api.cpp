@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -83,6 +84,10 @@ FAKE_CUDA_API CuResult cuIpcOpenMemHandle_v2(CuDevicePtr* p, IpcMemHandle handle
   std::memcpy(&h, handle.bytes, sizeof h);
   if (h.magic != kHandleMagic || h.size == 0) return kErrorInvalidValue;
   if (h.owner_pid == getpid()) return kErrorInvalidContext;  // the real driver refuses it too
+  // Two GPUs without peer access, as a test asks (WEFT_FAKE_CUDA_NO_PEER_ACCESS=1).
+  if (const char* no_peer = std::getenv("WEFT_FAKE_CUDA_NO_PEER_ACCESS");
+      no_peer != nullptr && std::strcmp(no_peer, "1") == 0)
+    return kErrorPeerAccessUnsupported;
   return memory().import(
       pid_t(h.owner_pid), h.owner_buffer_id, size_t(h.size), [&h] { return open_owner_memfd(h); },
       p);
