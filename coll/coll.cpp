@@ -47,6 +47,11 @@ Status CommChannel::start_recv(int peer, int lane, void* buf, size_t bytes, Comp
   return pt2pt::start_coll_recv(*r.comm, buf, bytes, r.rank, tag(lane), c);
 }
 
+bool CommChannel::takes_device_memory(int peer, size_t bytes) const {
+  const Route r = route(peer);
+  return world().transport->takes_device_memory(r.comm->peer_world_rank(r.rank), bytes);
+}
+
 bool CommChannel::try_region(RegionWait& w) {
   if (w.arrival != 0) return try_arrive(w);
   if (w.post && w.how.by_reference) return try_post_reference(w);

@@ -34,6 +34,7 @@ class CommChannel final : public Channel {
   Status start_arrive(const void* src, size_t bytes, void* dst, Completion* c) override;
   unsigned poll_region() override;
   bool region_ready() const override;
+  bool takes_device_memory(int peer, size_t bytes) const override;
 
  private:
   // A post, fetch or arrival that could not complete when started.

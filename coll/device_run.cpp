@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "coll/executor.hpp"
 #include "mpi.h"
 
 namespace weft::coll {
@@ -30,7 +31,7 @@ void DeviceRun::release() {
 }
 
 Status DeviceRun::begin(const Schedule& s, bool send_on_device, bool recv_on_device,
-                        gpu::DeviceMemory* memory) {
+                        gpu::DeviceMemory* memory, const Channel& channel) {
   memory_ = nullptr;
   if (memory == nullptr || (!send_on_device && !recv_on_device)) return Status::success();
   if (owner_ != memory) release();
@@ -45,8 +46,10 @@ Status DeviceRun::begin(const Schedule& s, bool send_on_device, bool recv_on_dev
   reduce_bytes_ = 0;
   for (StepId id = 0; id < s.size(); ++id) {
     const Step& step = s.step(id);
-    const bool staged = (outgoing(step.kind) && device_[int(step.src.buf)]) ||
-                        (incoming(step.kind) && device_[int(step.dst.buf)]);
+    const bool pt2pt = step.kind == StepKind::kSend || step.kind == StepKind::kRecv;
+    const bool staged = ((outgoing(step.kind) && device_[int(step.src.buf)]) ||
+                         (incoming(step.kind) && device_[int(step.dst.buf)])) &&
+                        !(pt2pt && channel.takes_device_memory(step.peer, step.bytes));
     if (staged) {
       slot_of_[id] = slots_bytes_;
       slots_bytes_ += scratch_aligned(step.bytes);

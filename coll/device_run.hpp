@@ -1,8 +1,9 @@
 // What the executor does differently when a run's user buffers lie in GPU memory (gpu/): its
 // scratch is device memory, so intermediate results stay on the GPU and reductions run there;
-// each message to or from device memory goes through a slot of pinned host memory (the
-// transports here take host memory only); copies and reductions between kinds of memory pick
-// the side that holds the result. Threading: the executor's.
+// each message to or from device memory goes through a slot of pinned host memory, unless the
+// transport to its peer takes device memory as it is (CUDA IPC on the node, pt2pt/shm); copies
+// and reductions between kinds of memory pick the side that holds the result. Threading: the
+// executor's.
 #pragma once
 #include <vector>
 
@@ -12,6 +13,8 @@
 
 namespace weft::coll {
 
+class Channel;  // coll/executor.hpp
+
 class DeviceRun {
  public:
   DeviceRun() = default;
@@ -20,9 +23,10 @@ class DeviceRun {
   ~DeviceRun();
 
   // Prepares a run of `s` where the kSend/kRecv buffers are on the device as said; inactive
-  // (and nothing allocated) when neither is. Keeps its memory for the next run.
+  // (and nothing allocated) when neither is. Sends and receives `channel` takes device memory
+  // for get no slot. Keeps its memory for the next run.
   Status begin(const Schedule& s, bool send_on_device, bool recv_on_device,
-               gpu::DeviceMemory* memory);
+               gpu::DeviceMemory* memory, const Channel& channel);
   bool active() const { return memory_ != nullptr; }
   bool on_device(Buf b) const { return active() && device_[int(b)]; }
   // The device scratch of the run (active runs only).

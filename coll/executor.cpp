@@ -43,7 +43,7 @@ void Executor::start(const Reduction* reduction, Binding binding, Channel* chann
   }
   if (s.ok())
     s = device_.begin(schedule, binding.send_on_device, binding.recv_on_device,
-                      on_device ? memory : nullptr);
+                      on_device ? memory : nullptr, *channel);
   if (!s.ok() || (on_device && !device_.active())) {
     fail(s.ok() ? Status::error(MPI_ERR_INTERN, "GPU buffers without GPU support") : std::move(s));
     completed_ = total_;

@@ -47,6 +47,9 @@ class Channel {
   virtual unsigned poll_region() { return 0; }
   // Whether poll_region would complete one now (read only).
   virtual bool region_ready() const { return false; }
+  // Whether a send to or receive from `peer` of `bytes` may use GPU memory as it is (the
+  // transport to that rank takes it); otherwise a device run stages it through host memory.
+  virtual bool takes_device_memory(int /*peer*/, size_t /*bytes*/) const { return false; }
 };
 
 // The user's buffers behind Buf::kSend and Buf::kRecv, and whether they lie in GPU memory

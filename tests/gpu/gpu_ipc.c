@@ -1,6 +1,7 @@
 /* Large device messages between ranks of a node (pt2pt/shm/device_messages.cpp): each arrives
  * whole, and Weft's MPI_T counters say which way it went: mapped by the receiver (CUDA IPC), or
- * through a host copy (memory of the stream-ordered pool; a receiver that cannot map it).
+ * through a host copy (memory of the stream-ordered pool; a receiver that cannot map it). Then a
+ * ring allreduce of device data, whose messages go the same way (coll/device_run.hpp).
  * usage: gpu_ipc mapped | refused   (refused: the driver gives no peer access, so the first
  * offer to each neighbour is refused and the rest go through host copies from the start). */
 #include <stdio.h>
@@ -71,6 +72,7 @@ static void* patterned(MemKind kind, size_t bytes, int salt) {
 }
 
 int main(int argc, char** argv) {
+  setenv("WEFT_ALLREDUCE_ALGORITHM", "ring", 1);
   gpu_test_init(&argc, &argv, "gpu_ipc");
   const int refused = argc > 1 && strcmp(argv[1], "refused") == 0;
   int provided = 0;
@@ -112,6 +114,37 @@ int main(int argc, char** argv) {
   mem_free(MEM_DEVICE, send);
   g_staged += 1;
   expect_counts("pool, host and small sends");
+
+  /* The ring allreduce (forced before MPI_Init) sends 2(p-1) blocks of 4 MiB / p to the right
+   * neighbour, in segments, each a device send. */
+  enum { kFloats = 1 << 20 };
+  float* host = malloc(kFloats * sizeof(float));
+  fill_values(MPI_FLOAT, host, kFloats, g_rank, 0, 6);
+  float* device = mem_alloc(MEM_DEVICE, kFloats * sizeof(float));
+  mem_copy(device, host, kFloats * sizeof(float));
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, device, kFloats, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD),
+            "MPI_Allreduce");
+  mem_copy(host, device, kFloats * sizeof(float));
+  double* expect = malloc(kFloats * sizeof(double));
+  reduce_on_host(MPI_SUM, expect, kFloats, 0, g_size - 1, 0, 6);
+  for (size_t i = 0; i < kFloats; ++i) {
+    if (host[i] != (float)expect[i]) {
+      fail("ring allreduce on device data: element %zu is %g, expected %g", i, host[i], expect[i]);
+      break;
+    }
+  }
+  free(expect);
+  free(host);
+  mem_free(MEM_DEVICE, device);
+  const unsigned long long sends =
+      refused ? read_counter(staged_handle) - g_staged : read_counter(mapped_handle) - g_mapped;
+  if (sends < 2 * (unsigned long long)(g_size - 1))
+    fail(
+        "a ring allreduce of 4 MiB of device data made %llu %s device sends, expected at least "
+        "%d",
+        sends, refused ? "staged" : "mapped", 2 * (g_size - 1));
+  *(refused ? &g_staged : &g_mapped) += sends;
+  expect_counts("a ring allreduce of 4 MiB of device data"); /* and none the other way */
 
   MPI_T_pvar_handle_free(session, &mapped_handle);
   MPI_T_pvar_handle_free(session, &staged_handle);
