@@ -121,6 +121,11 @@ class UcxTransport final : public Transport {
     st = ucp_init(&params, config, &context_);
     ucp_config_release(config);
     if (st != UCS_OK) return ucx_error("ucp_init", st);
+    ucp_context_attr_t attr{};
+    attr.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES;
+    st = ucp_context_query(context_, &attr);
+    if (st != UCS_OK) return ucx_error("ucp_context_query", st);
+    cuda_memory_ = ucx_moves_cuda_memory(attr.memory_types);
 
     ucp_worker_params_t wp{};
     wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
@@ -136,6 +141,10 @@ class UcxTransport final : public Transport {
   }
 
   const char* name() const override { return "ucx"; }
+
+  // Device buffers go to UCX as they are where it moves CUDA memory (GPUDirect RDMA, CUDA IPC
+  // and its own staging pipeline underneath), whatever their size.
+  bool takes_device_memory(int, size_t) const override { return cuda_memory_; }
 
   std::vector<uint8_t> address() const override {
     auto* p = reinterpret_cast<const uint8_t*>(address_);
@@ -350,9 +359,14 @@ class UcxTransport final : public Transport {
   size_t address_len_ = 0;
   int efd_ = -1;
   std::vector<ucp_ep_h> eps_;
+  bool cuda_memory_ = false;  // this UCX moves CUDA device memory (ucx_moves_cuda_memory)
 };
 
 }  // namespace
+
+bool ucx_moves_cuda_memory(uint64_t memory_types) {
+  return (memory_types & UCS_BIT(UCS_MEMORY_TYPE_CUDA)) != 0;
+}
 
 Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>* out) {
   auto t = std::make_unique<UcxTransport>();

@@ -1,5 +1,6 @@
 // Transport over the UCX tag-matching API (ucp_tag_*), with UCX's wakeup fd for blocking waits.
 #pragma once
+#include <cstdint>
 #include <memory>
 
 #include "pt2pt/transport.hpp"
@@ -14,5 +15,8 @@ struct UcxOptions {
 };
 
 Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>* out);
+// Whether a UCX context whose memory types (ucp_context_attr_t::memory_types) are these moves
+// CUDA device memory itself: built with CUDA support. A UCX without it crashes on a device buffer.
+bool ucx_moves_cuda_memory(uint64_t memory_types);
 
 }  // namespace weft
