@@ -3005,6 +3005,13 @@ int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_ind
 /* 1 when CUDA device buffers are accepted now (driver loaded, a device visible), else 0. */
 int MPIX_Query_cuda_support(void);
 int PMPIX_Query_cuda_support(void);
+/* Weft: how CUDA buffers are handled now, in words: whether they are accepted (the driver and
+ * device), and after MPI_Init how each transport in use moves them (mapped between ranks of a
+ * node through CUDA IPC, as they are to a UCX built with CUDA, or through host memory). `path`
+ * has room for MPIX_MAX_CUDA_PATH_STRING bytes. */
+#define MPIX_MAX_CUDA_PATH_STRING 1024
+int MPIX_Query_cuda_path(char *path, int *resultlen);
+int PMPIX_Query_cuda_path(char *path, int *resultlen);
 /* *is_supported = 1 when buffers of that GPU kind are accepted now. */
 int MPIX_GPU_query_support(int gpu_type, int *is_supported);
 int PMPIX_GPU_query_support(int gpu_type, int *is_supported);

@@ -122,6 +122,9 @@ class HybridTransport final : public Transport {
     return net_->flush();
   }
   void expect_other_namespaces() override { net_busy_ = true; }
+  std::string device_memory_path() const override {
+    return node_->device_memory_path() + "; " + net_->device_memory_path();
+  }
   bool takes_device_memory(int peer, size_t bytes) const override {
     return node_->reaches(peer) ? node_->takes_device_memory(peer, bytes)
                                 : net_->takes_device_memory(peer, bytes);

@@ -45,6 +45,13 @@ Status register_device_buffer(fid_domain* domain, const void* buf, size_t bytes,
   return Status::success();
 }
 
+std::string OfiTransport::device_memory_path() const {
+  const std::string who = "network (libfabric " + name_ + "): ";
+  if (!hmem_) return who + "through host memory (the provider grants no FI_HMEM)";
+  return who + "registered as CUDA memory (FI_HMEM) from " + std::to_string(bounce_below_) +
+         " to " + std::to_string(piece_size_) + " bytes, through host memory otherwise";
+}
+
 bool OfiTransport::takes_device_memory(int, size_t bytes) const {
   return device_path({hmem_, bounce_below_, piece_size_}, gpu::MemoryKind::kDevice, bytes) ==
          DevicePath::kRegistered;

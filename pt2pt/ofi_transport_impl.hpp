@@ -85,6 +85,7 @@ class OfiTransport final : public Transport {
   void wake() override;
   Status flush() override;
   bool takes_device_memory(int peer, size_t bytes) const override;
+  std::string device_memory_path() const override;
 
   // RMA and atomics (ofi_rma.cpp), where the provider has FI_RMA (FI_ATOMIC).
   bool rma_capable() const override { return rma_; }

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "runtime/status.hpp"
@@ -102,6 +103,10 @@ class Transport {
   // Whether a contiguous device (GPU) buffer of `bytes` to or from `peer` may be passed as it
   // is; otherwise pt2pt stages it through host memory.
   virtual bool takes_device_memory(int /*peer*/, size_t /*bytes*/) const { return false; }
+  // How device buffers travel through it, in words (MPIX_Query_cuda_path, weft_info).
+  virtual std::string device_memory_path() const {
+    return std::string(name()) + ": through host memory";
+  }
   // Processes of another namespace (MPI_Comm_connect, MPI_Comm_spawn) may now send to this one.
   virtual void expect_other_namespaces() {}
 

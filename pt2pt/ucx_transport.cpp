@@ -145,6 +145,10 @@ class UcxTransport final : public Transport {
   // Device buffers go to UCX as they are where it moves CUDA memory (GPUDirect RDMA, CUDA IPC
   // and its own staging pipeline underneath), whatever their size.
   bool takes_device_memory(int, size_t) const override { return cuda_memory_; }
+  std::string device_memory_path() const override {
+    return cuda_memory_ ? "network (UCX): as they are (this UCX moves CUDA memory)"
+                        : "network (UCX): through host memory (this UCX has no CUDA support)";
+  }
 
   std::vector<uint8_t> address() const override {
     auto* p = reinterpret_cast<const uint8_t*>(address_);
@@ -366,6 +370,20 @@ class UcxTransport final : public Transport {
 
 bool ucx_moves_cuda_memory(uint64_t memory_types) {
   return (memory_types & UCS_BIT(UCS_MEMORY_TYPE_CUDA)) != 0;
+}
+
+bool ucx_library_moves_cuda_memory() {
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES;
+  params.features = UCP_FEATURE_TAG;
+  ucp_context_h context = nullptr;
+  if (ucp_init(&params, nullptr, &context) != UCS_OK) return false;
+  ucp_context_attr_t attr{};
+  attr.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES;
+  const bool cuda =
+      ucp_context_query(context, &attr) == UCS_OK && ucx_moves_cuda_memory(attr.memory_types);
+  ucp_cleanup(context);
+  return cuda;
 }
 
 Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>* out) {

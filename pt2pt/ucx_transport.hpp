@@ -18,5 +18,8 @@ Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>*
 // Whether a UCX context whose memory types (ucp_context_attr_t::memory_types) are these moves
 // CUDA device memory itself: built with CUDA support. A UCX without it crashes on a device buffer.
 bool ucx_moves_cuda_memory(uint64_t memory_types);
+// The same for the UCX this process loads, asked of a context made for the question (weft_info);
+// false where none can be made.
+bool ucx_library_moves_cuda_memory();
 
 }  // namespace weft

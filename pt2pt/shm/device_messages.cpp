@@ -20,6 +20,13 @@ bool ShmTransport::stage(DeviceSend& s) {
   return gpu::device_memory()->copy(s.staged.get(), s.buf, s.len).ok();
 }
 
+std::string ShmTransport::device_memory_path() const {
+  if (!device_ipc_) return "node (shm): through host memory";
+  return "node (shm): over " + std::to_string(eager_limit_) +
+         " bytes mapped by the receiver (CUDA IPC), through host memory where the memory cannot "
+         "be shared; up to that through host memory";
+}
+
 bool ShmTransport::device_receive(const void* buf, size_t capacity) const {
   return device_ipc_ && capacity > eager_limit_ && gpu::on_device(buf);
 }

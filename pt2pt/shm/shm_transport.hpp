@@ -89,6 +89,7 @@ class ShmTransport final : public Transport {
   bool takes_device_memory(int peer, size_t bytes) const override {
     return device_ipc_ && reaches(peer) && bytes > eager_limit_;
   }
+  std::string device_memory_path() const override;
 
  private:
   // A record that found its ring full, sent in order once there is room.

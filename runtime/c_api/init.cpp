@@ -12,6 +12,7 @@
 
 #include "mpi.h"
 #include "runtime/c_api/guard.hpp"
+#include "runtime/c_api/out_string.hpp"
 #include "runtime/comm/attributes.hpp"
 #include "runtime/comm/connect.hpp"
 #include "runtime/comm/info_objects.hpp"
@@ -44,14 +45,14 @@ int init_common(const char* fn, int required, int* provided) {
   return MPI_SUCCESS;
 }
 
-void copy_string(const std::string& text, char* out, int* len, size_t capacity) {
+}  // namespace
+
+void weft::capi::copy_out_string(const std::string& text, char* out, int* len, size_t capacity) {
   const size_t n = text.size() < capacity - 1 ? text.size() : capacity - 1;
   std::memcpy(out, text.data(), n);
   out[n] = '\0';
   *len = int(n);
 }
-
-}  // namespace
 
 extern "C" {
 
@@ -125,7 +126,7 @@ int PMPI_Get_processor_name(char* name, int* resultlen) {
   } else {
     gethostname(host, sizeof host - 1);
   }
-  copy_string(host, name, resultlen, MPI_MAX_PROCESSOR_NAME);
+  weft::capi::copy_out_string(host, name, resultlen, MPI_MAX_PROCESSOR_NAME);
   return MPI_SUCCESS;
 }
 
@@ -140,7 +141,7 @@ int PMPI_Get_library_version(char* version, int* resultlen) {
   if (version == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
   const std::string text = std::string("Weft ") + WEFT_VERSION_STRING + " (UCX " +
                            ucp_get_version_string() + ", " + PMIx_Get_version() + ")";
-  copy_string(text, version, resultlen, MPI_MAX_LIBRARY_VERSION_STRING);
+  weft::capi::copy_out_string(text, version, resultlen, MPI_MAX_LIBRARY_VERSION_STRING);
   return MPI_SUCCESS;
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "gpu/memory.hpp"
+#include "pt2pt/ucx_transport.hpp"
 #include "mpi.h"
 #include "runtime/config.hpp"
 #include "runtime/info/coll_info.hpp"
@@ -83,9 +84,16 @@ void print_gpu() {
                 memory == nullptr ? why.c_str() : memory->describe().c_str(), kernels);
     return;
   }
-  std::printf("  GPU buffers: accepted (%s); messages staged through pinned host memory, since "
-              "no transport here takes device memory; %s\n",
-              memory->describe().c_str(), kernels);
+  const bool ipc = weft::setting_long("WEFT_GPU_IPC", 1) != 0;
+  std::printf("  GPU buffers: accepted (%s); %s\n", memory->describe().c_str(), kernels);
+  std::printf("  GPU messages between ranks of a node: %s\n",
+              ipc ? "over WEFT_SHM_EAGER_LIMIT bytes mapped by the receiver (CUDA IPC)"
+                  : "through host memory (WEFT_GPU_IPC=0)");
+  std::printf("  GPU messages over UCX: %s; over libfabric: registered (FI_HMEM) where the "
+              "provider grants it, else through host memory\n",
+              weft::ucx_library_moves_cuda_memory()
+                  ? "as they are (this UCX moves CUDA memory)"
+                  : "through host memory (this UCX has no CUDA support)");
 }
 
 void print_version() {

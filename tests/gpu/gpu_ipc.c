@@ -78,6 +78,12 @@ int main(int argc, char** argv) {
   int provided = 0;
   check_mpi(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided), "MPI_T_init_thread");
   check_mpi(MPI_T_pvar_session_create(&session), "MPI_T_pvar_session_create");
+  char path[MPIX_MAX_CUDA_PATH_STRING];
+  int path_len = 0;
+  check_mpi(MPIX_Query_cuda_path(path, &path_len), "MPIX_Query_cuda_path");
+  if (strstr(path, "CUDA buffers: accepted") != path || strstr(path, "(CUDA IPC)") == NULL ||
+      (int)strlen(path) != path_len)
+    fail("MPIX_Query_cuda_path does not name CUDA IPC for the node: \"%s\"", path);
   mapped_handle = counter("shm_device_mapped_messages_sent");
   staged_handle = counter("shm_device_staged_messages_sent");
 

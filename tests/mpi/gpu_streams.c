@@ -3,6 +3,7 @@
  * without a stream, an unknown stream type, and a cudaStream_t stream where CUDA is not in use.
  * tests/gpu/gpu_streams.c runs the same calls ordered with a real CUDA stream. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -62,6 +63,16 @@ int main(int argc, char** argv) {
   void* no_stream = NULL;
   CHECK_MPI(MPIX_Info_set_hex(typed, "value", &no_stream, sizeof no_stream));
   rc = MPIX_Stream_create(typed, &other);
+  /* How CUDA buffers are handled, in words: accepted exactly when MPIX_Query_cuda_support says. */
+  char path[MPIX_MAX_CUDA_PATH_STRING];
+  int path_len = -1;
+  CHECK_MPI(MPIX_Query_cuda_path(path, &path_len));
+  CHECK((int)strlen(path) == path_len);
+  const char* said = MPIX_Query_cuda_support() ? "CUDA buffers: accepted" : "CUDA buffers: not accepted";
+  CHECK(strncmp(path, said, strlen(said)) == 0);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  MPI_Error_class(MPIX_Query_cuda_path(NULL, &path_len), &cls);
+  CHECK(cls == MPI_ERR_ARG);
   if (MPIX_Query_cuda_support()) {
     CHECK(rc == MPI_SUCCESS); /* the legacy default stream, as a cudaStream_t of 0 */
     CHECK_MPI(MPIX_Stream_free(&other));
