@@ -14,6 +14,7 @@
 #include "gpu/cuda_driver.hpp"
 #include "gpu/cuda_memory.hpp"
 #include "gpu/ipc_cache.hpp"
+#include "inert_device_memory.hpp"
 #include "runtime/op/op.hpp"
 
 using namespace weft;
@@ -22,19 +23,8 @@ using gpu::ExportedMemory;
 namespace {
 
 // Opens as many mappings as asked, each at a new address, and remembers which are open.
-class CountingMemory final : public gpu::DeviceMemory {
+class CountingMemory final : public test::InertDeviceMemory {
  public:
-  std::string describe() override { return "counting stand-in"; }
-  bool usable() override { return true; }
-  gpu::MemoryKind kind_of(const void*) override { return gpu::MemoryKind::kHost; }
-  Status copy(void*, const void*, size_t) override { return Status::success(); }
-  void* allocate_device(size_t) override { return nullptr; }
-  void free_device(void*) override {}
-  void* allocate_pinned(size_t) override { return nullptr; }
-  void free_pinned(void*) override {}
-  bool can_reduce(const Reduction&) const override { return false; }
-  Status reduce(const Reduction&, const void*, void*, size_t) override { return Status::success(); }
-  Status synchronize(void*) override { return Status::success(); }
   void* open_exported(const ExportedMemory& m, std::string* why) override {
     if (refuse) {
       *why = "refused";

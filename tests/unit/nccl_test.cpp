@@ -12,6 +12,7 @@
 #include "coll/regular_call.hpp"
 #include "coll/select.hpp"
 #include "gpu/memory.hpp"
+#include "inert_device_memory.hpp"
 #include "runtime/datatype/datatype.hpp"
 #include "runtime/op/op.hpp"
 
@@ -21,24 +22,14 @@ using namespace weft::coll;
 namespace {
 
 // Device memory is whatever lies in `device`; the rest is host memory.
-class FakeDeviceMemory final : public gpu::DeviceMemory {
+class FakeDeviceMemory final : public test::InertDeviceMemory {
  public:
   std::vector<unsigned char> device = std::vector<unsigned char>(4096);
-  std::string describe() override { return "fake device memory"; }
-  bool usable() override { return true; }
   gpu::MemoryKind kind_of(const void* p) override {
     const auto* c = static_cast<const unsigned char*>(p);
     return c >= device.data() && c < device.data() + device.size() ? gpu::MemoryKind::kDevice
                                                                    : gpu::MemoryKind::kHost;
   }
-  Status copy(void*, const void*, size_t) override { return Status::success(); }
-  void* allocate_device(size_t) override { return nullptr; }
-  void free_device(void*) override {}
-  void* allocate_pinned(size_t) override { return nullptr; }
-  void free_pinned(void*) override {}
-  bool can_reduce(const Reduction&) const override { return false; }
-  Status synchronize(void*) override { return Status::success(); }
-  Status reduce(const Reduction&, const void*, void*, size_t) override { return Status::success(); }
 };
 
 // Installs a fake device memory for one test.
