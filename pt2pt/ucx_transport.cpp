@@ -12,8 +12,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "gpu/memory.hpp"
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
+#include "pt2pt/ucx_device_bytes.hpp"
 #include "runtime/tools/counters.hpp"
 
 namespace weft {
@@ -98,6 +100,7 @@ class UcxTransport final : public Transport {
         ucp_request_free(r);
       }
     }
+    if (packs_device_memory_) ucp_dt_destroy(device_bytes_);
     if (address_ != nullptr) ucp_worker_release_address(worker_, address_);
     if (worker_ != nullptr) ucp_worker_destroy(worker_);
     if (context_ != nullptr) ucp_cleanup(context_);
@@ -126,6 +129,13 @@ class UcxTransport final : public Transport {
     st = ucp_context_query(context_, &attr);
     if (st != UCS_OK) return ucx_error("ucp_context_query", st);
     cuda_memory_ = ucx_moves_cuda_memory(attr.memory_types);
+    // Without CUDA in UCX, device memory is packed piece by piece (pt2pt/ucx_device_bytes.hpp)
+    // where device buffers can exist at all.
+    if (!cuda_memory_ && o.pack_device_memory && gpu::device_memory() != nullptr) {
+      st = make_device_bytes_datatype(&device_bytes_);
+      if (st != UCS_OK) return ucx_error("ucp_dt_create_generic", st);
+      packs_device_memory_ = true;
+    }
 
     ucp_worker_params_t wp{};
     wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
@@ -143,11 +153,16 @@ class UcxTransport final : public Transport {
   const char* name() const override { return "ucx"; }
 
   // Device buffers go to UCX as they are where it moves CUDA memory (GPUDirect RDMA, CUDA IPC
-  // and its own staging pipeline underneath), whatever their size.
-  bool takes_device_memory(int, size_t) const override { return cuda_memory_; }
+  // and its own staging pipeline underneath), whatever their size; else, packed piece by piece.
+  bool takes_device_memory(int, size_t) const override {
+    return cuda_memory_ || packs_device_memory_;
+  }
   std::string device_memory_path() const override {
-    return cuda_memory_ ? "network (UCX): as they are (this UCX moves CUDA memory)"
-                        : "network (UCX): through host memory (this UCX has no CUDA support)";
+    if (cuda_memory_) return "network (UCX): as they are (this UCX moves CUDA memory)";
+    if (packs_device_memory_)
+      return "network (UCX): copied fragment by fragment between the device and UCX's buffers "
+             "as UCX sends them (this UCX has no CUDA support)";
+    return "network (UCX): through host memory (this UCX has no CUDA support)";
   }
 
   std::vector<uint8_t> address() const override {
@@ -179,6 +194,7 @@ class UcxTransport final : public Transport {
   Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                Completion* c) override {
     ucp_request_param_t p = send_param(c);
+    if (packed_from_device(buf, &p)) tools::g_counters.ucx_device_packed_sent.add(1);
     ucp_ep_h ep = eps_[size_t(peer)];
     tools::g_counters.ucx_messages_sent.add(1);
     tools::g_counters.ucx_bytes_sent.add(len);
@@ -196,6 +212,7 @@ class UcxTransport final : public Transport {
                      UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
     p.cb.recv = on_recv_done;
     p.user_data = c;
+    (void)packed_from_device(buf, &p);
     c->bytes = len;
     ucs_status_ptr_t r = ucp_tag_recv_nbx(worker_, buf, len, bits, mask, &p);
     if (UCS_PTR_IS_ERR(r)) return ucx_error("ucp_tag_recv_nbx", UCS_PTR_STATUS(r));
@@ -217,6 +234,7 @@ class UcxTransport final : public Transport {
                      UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
     p.cb.recv = on_recv_done;
     p.user_data = c;
+    (void)packed_from_device(buf, &p);
     c->bytes = len;
     ucs_status_ptr_t r =
         ucp_tag_msg_recv_nbx(worker_, buf, len, static_cast<ucp_tag_message_h>(taken.message), &p);
@@ -320,6 +338,15 @@ class UcxTransport final : public Transport {
   }
 
  private:
+  // Makes `p` move `buf` with the device-bytes datatype where it is device memory this UCX
+  // cannot reach itself; true if so.
+  bool packed_from_device(const void* buf, ucp_request_param_t* p) const {
+    if (!packs_device_memory_ || !gpu::on_device(buf)) return false;
+    p->op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+    p->datatype = device_bytes_;
+    return true;
+  }
+
   static ucp_request_param_t send_param(Completion* c) {
     ucp_request_param_t p{};
     p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
@@ -364,6 +391,8 @@ class UcxTransport final : public Transport {
   int efd_ = -1;
   std::vector<ucp_ep_h> eps_;
   bool cuda_memory_ = false;  // this UCX moves CUDA device memory (ucx_moves_cuda_memory)
+  bool packs_device_memory_ = false;  // device_bytes_ exists (pt2pt/ucx_device_bytes.hpp)
+  ucp_datatype_t device_bytes_ = 0;
 };
 
 }  // namespace

@@ -12,6 +12,9 @@ struct UcxOptions {
   int local_size = 1;
   bool multi_threaded = false;  // MPI_THREAD_SERIALIZED: calls may come from several threads
   bool oversubscribed = false;  // more ranks on this node than cores
+  // Without CUDA in UCX: device buffers packed fragment by fragment (pt2pt/ucx_device_bytes.hpp)
+  // rather than staged whole by pt2pt.
+  bool pack_device_memory = true;
 };
 
 Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>* out);

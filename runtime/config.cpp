@@ -62,6 +62,11 @@ const std::vector<Setting>& settings() {
        "the node as it is: the receiver maps the sender's allocation (CUDA IPC, kept mapped) and "
        "copies it straight into its buffer; 0: such messages go through host memory.",
        true, true},
+      {"WEFT_GPU_UCX_PACK", "1",
+       "Where UCX has no CUDA support: 1 copies a message in CUDA device memory between the "
+       "device and UCX's buffers fragment by fragment as UCX sends and receives it; 0 copies it "
+       "whole to host memory first (and from it after).",
+       true, true},
       {"WEFT_OFI_PROVIDER", "auto",
        "The libfabric provider of WEFT_TRANSPORT=ofi, as libfabric names it (e.g. "
        "tcp;ofi_rxm, sockets). auto: the first offered of cxi, opx, psm3, psm2, efa, "

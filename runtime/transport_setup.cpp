@@ -77,6 +77,7 @@ Status start_ucx(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transp
   // (runtime/call_lock.hpp).
   options.multi_threaded = true;
   options.oversubscribed = oversubscribed;
+  options.pack_device_memory = setting_long("WEFT_GPU_UCX_PACK", 1) != 0;
   return make_ucx_transport(options, net);
 }
 

@@ -93,7 +93,10 @@ void print_gpu() {
               "provider grants it, else through host memory\n",
               weft::ucx_library_moves_cuda_memory()
                   ? "as they are (this UCX moves CUDA memory)"
-                  : "through host memory (this UCX has no CUDA support)");
+                  : weft::setting_long("WEFT_GPU_UCX_PACK", 1) != 0
+                      ? "copied fragment by fragment between the device and UCX's buffers as "
+                        "UCX sends them (this UCX has no CUDA support)"
+                      : "through host memory (this UCX has no CUDA support; WEFT_GPU_UCX_PACK=0)");
 }
 
 void print_version() {

@@ -66,6 +66,10 @@ std::vector<Pvar> build_table() {
        "Sends of GPU memory to ranks of this node that went through a host copy: memory that "
        "cannot be shared (a stream-ordered pool's), or a receiver that cannot map it.",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_device_staged_sent},
+      {"ucx_device_packed_messages_sent",
+       "Sends of GPU memory over a UCX without CUDA support, copied from the device fragment by "
+       "fragment as UCX sent them (WEFT_GPU_UCX_PACK).",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ucx_device_packed_sent},
       {"shm_bytes_sent", "Payload bytes of every send through the node's shared memory.",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_bytes_sent},
       {"shm_messages_received",

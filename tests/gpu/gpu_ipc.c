@@ -1,9 +1,13 @@
-/* Large device messages between ranks of a node (pt2pt/shm/device_messages.cpp): each arrives
- * whole, and Weft's MPI_T counters say which way it went: mapped by the receiver (CUDA IPC), or
- * through a host copy (memory of the stream-ordered pool; a receiver that cannot map it). Then a
- * ring allreduce of device data, whose messages go the same way (coll/device_run.hpp).
- * usage: gpu_ipc mapped | refused   (refused: the driver gives no peer access, so the first
- * offer to each neighbour is refused and the rest go through host copies from the start). */
+/* Device messages between ranks (pt2pt/shm/device_messages.cpp, pt2pt/ucx_device_bytes.hpp):
+ * each arrives whole, and Weft's MPI_T counters say which way it went: mapped by a receiver of
+ * the node (CUDA IPC), through a host copy (memory of the stream-ordered pool; a receiver that
+ * cannot map it), or packed fragment by fragment for a UCX without CUDA. Then a ring allreduce
+ * of device data, whose messages go the same way (coll/device_run.hpp).
+ * usage: gpu_ipc mapped | refused | ucx
+ *   mapped:  ranks of one node, the default;
+ *   refused: the driver gives no peer access, so the first offer to each neighbour is refused
+ *            and the rest go through host copies from the start;
+ *   ucx:     WEFT_SHM=0, every message through UCX (Debian's, without CUDA). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,32 +15,29 @@
 #include "gpu_common.h"
 
 enum { kLarge = 1 << 20 };
+typedef enum { kMapped, kRefused, kUcx } Mode;
+enum { kWays = 3 }; /* a device send mapped, staged (both shm), or packed for UCX */
+static const char* const kCounterNames[kWays] = {"shm_device_mapped_messages_sent",
+                                                 "shm_device_staged_messages_sent",
+                                                 "ucx_device_packed_messages_sent"};
+static const char* const kWayNames[kWays] = {"mapped", "staged", "packed"};
 
 static MPI_T_pvar_session session;
-static MPI_T_pvar_handle mapped_handle, staged_handle;
+static MPI_T_pvar_handle handles[kWays];
+static unsigned long long expected[kWays]; /* so far on this rank */
 
-static MPI_T_pvar_handle counter(const char* name) {
-  int index = -1, count = 0;
-  MPI_T_pvar_handle h = MPI_T_PVAR_HANDLE_NULL;
-  check_mpi(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index), name);
-  check_mpi(MPI_T_pvar_handle_alloc(session, index, NULL, &h, &count), name);
-  return h;
-}
-
-static unsigned long long read_counter(MPI_T_pvar_handle h) {
+static unsigned long long read_counter(int way) {
   unsigned long long v = 0;
-  check_mpi(MPI_T_pvar_read(session, h, &v), "MPI_T_pvar_read");
+  check_mpi(MPI_T_pvar_read(session, handles[way], &v), "MPI_T_pvar_read");
   return v;
 }
 
-static unsigned long long g_mapped, g_staged; /* expected so far on this rank */
-
 static void expect_counts(const char* after) {
-  const unsigned long long mapped = read_counter(mapped_handle);
-  const unsigned long long staged = read_counter(staged_handle);
-  if (mapped != g_mapped || staged != g_staged)
-    fail("after %s: %llu mapped and %llu staged device sends, expected %llu and %llu", after,
-         mapped, staged, g_mapped, g_staged);
+  for (int w = 0; w < kWays; ++w) {
+    const unsigned long long got = read_counter(w);
+    if (got != expected[w])
+      fail("after %s: %llu %s device sends, expected %llu", after, got, kWayNames[w], expected[w]);
+  }
 }
 
 /* Sends `bytes` from `send` (the pattern from its offset `first` on) to the right neighbour and
@@ -71,58 +72,19 @@ static void* patterned(MemKind kind, size_t bytes, int salt) {
   return buf;
 }
 
-int main(int argc, char** argv) {
-  setenv("WEFT_ALLREDUCE_ALGORITHM", "ring", 1);
-  gpu_test_init(&argc, &argv, "gpu_ipc");
-  const int refused = argc > 1 && strcmp(argv[1], "refused") == 0;
-  int provided = 0;
-  check_mpi(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided), "MPI_T_init_thread");
-  check_mpi(MPI_T_pvar_session_create(&session), "MPI_T_pvar_session_create");
+static void check_path(Mode mode) {
   char path[MPIX_MAX_CUDA_PATH_STRING];
   int path_len = 0;
   check_mpi(MPIX_Query_cuda_path(path, &path_len), "MPIX_Query_cuda_path");
-  if (strstr(path, "CUDA buffers: accepted") != path || strstr(path, "(CUDA IPC)") == NULL ||
+  const char* named = mode == kUcx ? "fragment by fragment" : "(CUDA IPC)";
+  if (strstr(path, "CUDA buffers: accepted") != path || strstr(path, named) == NULL ||
       (int)strlen(path) != path_len)
-    fail("MPIX_Query_cuda_path does not name CUDA IPC for the node: \"%s\"", path);
-  mapped_handle = counter("shm_device_mapped_messages_sent");
-  staged_handle = counter("shm_device_staged_messages_sent");
+    fail("MPIX_Query_cuda_path does not say \"%s\": \"%s\"", named, path);
+}
 
-  /* The same device buffer three times: mapped each time (the receiver keeps the mapping); or
-   * offered once, refused, and sent through host copies from then on. */
-  void* send = patterned(MEM_DEVICE, kLarge, 1);
-  for (int k = 0; k < 3; ++k) ring("device to device, 1 MiB", send, 0, MEM_DEVICE, kLarge, 1);
-  g_mapped += refused ? 1 : 3;
-  g_staged += refused ? 3 : 0;
-  expect_counts("three sends of one device buffer");
-
-  /* Freed and allocated again (often at the same address): the receiver must not read the old
-   * allocation through a mapping it kept. */
-  mem_free(MEM_DEVICE, send);
-  send = patterned(MEM_DEVICE, kLarge, 2);
-  ring("device to device, a new allocation", send, 0, MEM_DEVICE, kLarge, 2);
-  /* From inside an allocation, into host memory. */
-  ring("device (at an offset) to host", (unsigned char*)send + 4096, 4096, MEM_HOST, 256 * 1024, 2);
-  g_mapped += refused ? 0 : 2;
-  g_staged += refused ? 2 : 0;
-  expect_counts("a new allocation and an offset");
-  mem_free(MEM_DEVICE, send);
-
-  /* Pool memory cannot be shared: a host copy. Host memory into device memory: no device send.
-   * A small device message goes in a ring record: no device send either. */
-  send = patterned(MEM_POOL, kLarge, 3);
-  ring("pool to device", send, 0, MEM_DEVICE, kLarge, 3);
-  mem_free(MEM_POOL, send);
-  send = patterned(MEM_HOST, kLarge, 4);
-  ring("host to device", send, 0, MEM_DEVICE, kLarge, 4);
-  mem_free(MEM_HOST, send);
-  send = patterned(MEM_DEVICE, 100, 5);
-  ring("device to device, 100 bytes", send, 0, MEM_DEVICE, 100, 5);
-  mem_free(MEM_DEVICE, send);
-  g_staged += 1;
-  expect_counts("pool, host and small sends");
-
-  /* The ring allreduce (forced before MPI_Init) sends 2(p-1) blocks of 4 MiB / p to the right
-   * neighbour, in segments, each a device send. */
+/* A ring allreduce (forced before MPI_Init) sends 2(p-1) blocks of 4 MiB / p to the right
+ * neighbour, in segments, each a device send. */
+static void ring_allreduce(Mode mode) {
   enum { kFloats = 1 << 20 };
   float* host = malloc(kFloats * sizeof(float));
   fill_values(MPI_FLOAT, host, kFloats, g_rank, 0, 6);
@@ -142,18 +104,73 @@ int main(int argc, char** argv) {
   free(expect);
   free(host);
   mem_free(MEM_DEVICE, device);
-  const unsigned long long sends =
-      refused ? read_counter(staged_handle) - g_staged : read_counter(mapped_handle) - g_mapped;
+  const int way = mode == kMapped ? 0 : mode == kRefused ? 1 : 2;
+  const unsigned long long sends = read_counter(way) - expected[way];
   if (sends < 2 * (unsigned long long)(g_size - 1))
     fail(
         "a ring allreduce of 4 MiB of device data made %llu %s device sends, expected at least "
         "%d",
-        sends, refused ? "staged" : "mapped", 2 * (g_size - 1));
-  *(refused ? &g_staged : &g_mapped) += sends;
-  expect_counts("a ring allreduce of 4 MiB of device data"); /* and none the other way */
+        sends, kWayNames[way], 2 * (g_size - 1));
+  expected[way] += sends;
+  expect_counts("a ring allreduce of 4 MiB of device data"); /* and none another way */
+}
 
-  MPI_T_pvar_handle_free(session, &mapped_handle);
-  MPI_T_pvar_handle_free(session, &staged_handle);
+int main(int argc, char** argv) {
+  const Mode mode = argc > 1 && strcmp(argv[1], "refused") == 0 ? kRefused
+                    : argc > 1 && strcmp(argv[1], "ucx") == 0   ? kUcx
+                                                                : kMapped;
+  setenv("WEFT_ALLREDUCE_ALGORITHM", "ring", 1);
+  if (mode == kUcx) setenv("WEFT_SHM", "0", 1);
+  gpu_test_init(&argc, &argv, "gpu_ipc");
+  int provided = 0;
+  check_mpi(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided), "MPI_T_init_thread");
+  check_mpi(MPI_T_pvar_session_create(&session), "MPI_T_pvar_session_create");
+  for (int w = 0; w < kWays; ++w) {
+    int index = -1, count = 0;
+    check_mpi(MPI_T_pvar_get_index(kCounterNames[w], MPI_T_PVAR_CLASS_COUNTER, &index),
+              kCounterNames[w]);
+    check_mpi(MPI_T_pvar_handle_alloc(session, index, NULL, &handles[w], &count), kCounterNames[w]);
+  }
+  check_path(mode);
+
+  /* The same device buffer three times: mapped each time (the receiver keeps the mapping); or
+   * offered once, refused, and sent through host copies from then on; or packed each time. */
+  void* send = patterned(MEM_DEVICE, kLarge, 1);
+  for (int k = 0; k < 3; ++k) ring("device to device, 1 MiB", send, 0, MEM_DEVICE, kLarge, 1);
+  expected[0] += mode == kMapped ? 3 : mode == kRefused ? 1 : 0;
+  expected[1] += mode == kRefused ? 3 : 0;
+  expected[2] += mode == kUcx ? 3 : 0;
+  expect_counts("three sends of one device buffer");
+
+  /* Freed and allocated again (often at the same address): the receiver must not read the old
+   * allocation through a mapping it kept. Then from inside an allocation, into host memory. */
+  mem_free(MEM_DEVICE, send);
+  send = patterned(MEM_DEVICE, kLarge, 2);
+  ring("device to device, a new allocation", send, 0, MEM_DEVICE, kLarge, 2);
+  ring("device (at an offset) to host", (unsigned char*)send + 4096, 4096, MEM_HOST, 256 * 1024, 2);
+  expected[mode == kMapped ? 0 : mode == kRefused ? 1 : 2] += 2;
+  expect_counts("a new allocation and an offset");
+  mem_free(MEM_DEVICE, send);
+
+  /* Pool memory cannot be mapped: a host copy (UCX packs it like any other). Host memory into
+   * device memory: no device send. A small device message goes in a ring record on the node
+   * (staged by pt2pt, no device send), and packed through UCX. */
+  send = patterned(MEM_POOL, kLarge, 3);
+  ring("pool to device", send, 0, MEM_DEVICE, kLarge, 3);
+  mem_free(MEM_POOL, send);
+  send = patterned(MEM_HOST, kLarge, 4);
+  ring("host to device", send, 0, MEM_DEVICE, kLarge, 4);
+  mem_free(MEM_HOST, send);
+  send = patterned(MEM_DEVICE, 100, 5);
+  ring("device to device, 100 bytes", send, 0, MEM_DEVICE, 100, 5);
+  mem_free(MEM_DEVICE, send);
+  expected[1] += mode == kUcx ? 0 : 1;
+  expected[2] += mode == kUcx ? 2 : 0;
+  expect_counts("pool, host and small sends");
+
+  ring_allreduce(mode);
+
+  for (int w = 0; w < kWays; ++w) MPI_T_pvar_handle_free(session, &handles[w]);
   MPI_T_pvar_session_free(&session);
   MPI_T_finalize();
   return gpu_test_finish();
