@@ -78,30 +78,41 @@ Status CudaMemory::failed(const char* what, CuResult error) const {
                        std::string(what) + " failed: " + cuda_error_text(driver_, error));
 }
 
-Status CudaMemory::enter() {
+Status CudaMemory::enter(CuStream* stream) {
   CuContext current = nullptr;
+  std::lock_guard<std::mutex> lock(enter_mutex_);
   if (driver_.ctx_get_current(&current) != kCuSuccess || current == nullptr) {
-    if (context_ == nullptr) {
-      const CuResult e = driver_.primary_ctx_retain(&context_, 0);
+    if (primary_ == nullptr) {
+      const CuResult e = driver_.primary_ctx_retain(&primary_, 0);
       if (e != kCuSuccess) return failed("cuDevicePrimaryCtxRetain", e);
     }
-    const CuResult e = driver_.ctx_set_current(context_);
+    const CuResult e = driver_.ctx_set_current(primary_);
     if (e != kCuSuccess) return failed("cuCtxSetCurrent", e);
+    current = primary_;
+  }
+  if (stream == nullptr) return Status::success();
+  for (const auto& [context, s] : streams_) {
+    if (context == current) {
+      *stream = s;
+      return Status::success();
+    }
   }
   // A blocking stream: its work waits for the work the application issued before on the legacy
   // default stream, such as the DMA of a cudaMemcpy from pageable memory that returned before
   // reaching the device. (A non-blocking stream read stale device data on the H100 machine.)
-  std::call_once(stream_once_,
-                 [this] { setup_error_ = driver_.stream_create(&stream_, kCuStreamDefault); });
-  if (setup_error_ != kCuSuccess) return failed("cuStreamCreate", setup_error_);
+  // One per context: a stream belongs to the context it was made in.
+  const CuResult e = driver_.stream_create(stream, kCuStreamDefault);
+  if (e != kCuSuccess) return failed("cuStreamCreate", e);
+  streams_.emplace_back(current, *stream);
   return Status::success();
 }
 
 Status CudaMemory::copy(void* dst, const void* src, size_t bytes) {
   if (bytes == 0 || dst == src) return Status::success();
-  WEFT_TRY(enter());
-  CuResult e = driver_.memcpy_async(address(dst), address(src), bytes, stream_);
-  if (e == kCuSuccess) e = driver_.stream_synchronize(stream_);
+  CuStream stream = nullptr;
+  WEFT_TRY(enter(&stream));
+  CuResult e = driver_.memcpy_async(address(dst), address(src), bytes, stream);
+  if (e == kCuSuccess) e = driver_.stream_synchronize(stream);
   return e == kCuSuccess ? Status::success() : failed("cuMemcpyAsync", e);
 }
 
@@ -151,9 +162,10 @@ Status CudaMemory::reduce(const Reduction& r, const void* in, void* inout, size_
   const DeviceReduceLaunch launch = device_reduce_launcher(r.op, r.datatype);
   if (launch == nullptr)
     return Status::error(MPI_ERR_INTERN, "no device kernel for this reduction");
-  WEFT_TRY(enter());
+  CuStream stream = nullptr;
+  WEFT_TRY(enter(&stream));
   if (n == 0) return Status::success();
-  const int launched = launch(in, inout, n, stream_);
+  const int launched = launch(in, inout, n, stream);
   if (launched != 0) {
     // The kernels cannot run in this process (built for other GPU architectures, or a driver
     // the CUDA runtime cannot use): say so once and reduce on the host from now on.
@@ -163,7 +175,7 @@ Status CudaMemory::reduce(const Reduction& r, const void* in, void* inout, size_
                  kernels_unusable_.c_str());
     return reduce_on_host(r, in, inout, n);
   }
-  const CuResult e = driver_.stream_synchronize(stream_);
+  const CuResult e = driver_.stream_synchronize(stream);
   return e == kCuSuccess ? Status::success() : failed("a reduction kernel", e);
 #else
   return reduce_on_host(r, in, inout, n);

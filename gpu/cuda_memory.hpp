@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu/cuda_driver.hpp"
@@ -33,8 +34,9 @@ class CudaMemory final : public DeviceMemory {
 
  private:
   // Makes a context current on the calling thread (the first device's primary context when the
-  // application has none current) and creates Weft's stream in it once.
-  Status enter();
+  // application has none current) and, with `stream`, gives Weft's stream in that context (made
+  // at its first use there: a process may drive several GPUs, a context each).
+  Status enter(CuStream* stream = nullptr);
   // Whether the application has started using CUDA: until it has initialised the driver and a
   // primary context is active (or a context is current), no device buffer can exist, and host
   // buffers are not looked up at all. Costs one driver call per buffer until then.
@@ -48,10 +50,9 @@ class CudaMemory final : public DeviceMemory {
   int devices_ = 0;
   std::string start_error_;
   bool in_use_ = false;
-  std::once_flag stream_once_;
-  CuContext context_ = nullptr;
-  CuStream stream_ = nullptr;
-  CuResult setup_error_ = kCuSuccess;
+  std::mutex enter_mutex_;
+  CuContext primary_ = nullptr;  // device 0's, for threads that have no context current
+  std::vector<std::pair<CuContext, CuStream>> streams_;  // Weft's stream in each context
   // Why the reduction kernels cannot run here (no kernel for this GPU's architecture, a driver
   // the runtime cannot use); empty while they can. Set by the first launch that fails.
   std::string kernels_unusable_;

@@ -160,20 +160,26 @@ gpu::CuResult attributes(unsigned n, int* which, void** data, gpu::CuDevicePtr p
   }
   return gpu::kCuSuccess;
 }
-int g_context_token;
-gpu::CuResult retain(gpu::CuContext* c, int) { return *c = &g_context_token, gpu::kCuSuccess; }
+int g_contexts[2];                          // two devices' contexts
+gpu::CuContext g_current = &g_contexts[0];  // the calling thread's
+std::map<gpu::CuStream, gpu::CuContext> g_stream_context;
+std::vector<gpu::CuStream> g_copy_streams;  // the stream of each copy
+gpu::CuResult retain(gpu::CuContext* c, int) { return *c = &g_contexts[0], gpu::kCuSuccess; }
 gpu::CuResult state(int, unsigned* flags, int* active) {
   *flags = 0;
   *active = 1;
   return gpu::kCuSuccess;
 }
-gpu::CuResult current(gpu::CuContext* c) { return *c = &g_context_token, gpu::kCuSuccess; }
-gpu::CuResult set_current(gpu::CuContext) { return gpu::kCuSuccess; }
+gpu::CuResult current(gpu::CuContext* c) { return *c = g_current, gpu::kCuSuccess; }
+gpu::CuResult set_current(gpu::CuContext c) { return g_current = c, gpu::kCuSuccess; }
 gpu::CuResult stream_create(gpu::CuStream* s, unsigned) {
-  return *s = &g_context_token, gpu::kCuSuccess;
+  *s = new int(0);  // a fresh handle (never freed: a test's few)
+  g_stream_context[*s] = g_current;
+  return gpu::kCuSuccess;
 }
 gpu::CuResult stream_sync(gpu::CuStream) { return gpu::kCuSuccess; }
-gpu::CuResult copy(gpu::CuDevicePtr dst, gpu::CuDevicePtr src, size_t bytes, gpu::CuStream) {
+gpu::CuResult copy(gpu::CuDevicePtr dst, gpu::CuDevicePtr src, size_t bytes, gpu::CuStream s) {
+  g_copy_streams.push_back(s);
   std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<void*>(src), bytes);
   return gpu::kCuSuccess;
 }
@@ -292,4 +298,27 @@ TEST_CASE("cuda memory: device data is reduced on the host where no kernel can b
   CHECK(inout == std::vector<int>{11, 22, 33, 44});
   CHECK_FALSE(memory.can_reduce(r));
   fake_driver::g_allocations.clear();
+}
+
+TEST_CASE("cuda memory: copies run on a stream of the context current on the calling thread") {
+  // A process driving two GPUs switches contexts; a stream belongs to the context it was made in.
+  gpu::CudaMemory memory(fake_driver::table());
+  fake_driver::g_copy_streams.clear();
+  int a = 1, b = 0;
+  fake_driver::g_current = &fake_driver::g_contexts[0];
+  REQUIRE(memory.copy(&b, &a, sizeof a).ok());
+  fake_driver::g_current = &fake_driver::g_contexts[1];
+  REQUIRE(memory.copy(&b, &a, sizeof a).ok());
+  fake_driver::g_current = &fake_driver::g_contexts[0];
+  REQUIRE(memory.copy(&b, &a, sizeof a).ok());
+  REQUIRE(fake_driver::g_copy_streams.size() == 3);
+  const auto context_of = [](gpu::CuStream s) { return fake_driver::g_stream_context.at(s); };
+  CHECK(context_of(fake_driver::g_copy_streams[0]) == &fake_driver::g_contexts[0]);
+  CHECK(context_of(fake_driver::g_copy_streams[1]) == &fake_driver::g_contexts[1]);
+  CHECK(fake_driver::g_copy_streams[2] == fake_driver::g_copy_streams[0]);  // made once
+  // A thread with no context current gets device 0's primary context.
+  fake_driver::g_current = nullptr;
+  REQUIRE(memory.copy(&b, &a, sizeof a).ok());
+  CHECK(fake_driver::g_current == &fake_driver::g_contexts[0]);
+  CHECK(fake_driver::g_copy_streams.back() == fake_driver::g_copy_streams[0]);
 }
