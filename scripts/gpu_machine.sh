@@ -167,7 +167,7 @@ run_tests() {  # run_tests OUT: the GPU test programs at 2 and 4 ranks; fails if
   status=$?
   say "test device_reduce_check: $([ $status -eq 0 ] && echo passed || echo "FAILED (exit $status)")"
   [ $status -eq 0 ] || failed=1
-  for name in gpu_pt2pt gpu_coll_reduce gpu_coll_move gpu_streams; do
+  for name in gpu_pt2pt gpu_ipc gpu_coll_reduce gpu_coll_move gpu_streams; do
     for n in 2 4; do
       echo "== $name at $n ranks" >>"$out/tests.log"
       "$WEFT_DIR/bin/weftrun" -n "$n" --timeout 120 "$TESTS_DIR/$name" >>"$out/tests.log" 2>&1
@@ -176,6 +176,12 @@ run_tests() {  # run_tests OUT: the GPU test programs at 2 and 4 ranks; fails if
       [ $status -eq 0 ] || failed=1
     done
   done
+  # Device messages through UCX alone (the carried UCX has no CUDA: packed fragment by fragment).
+  echo "== gpu_ipc ucx at 2 ranks" >>"$out/tests.log"
+  WEFT_SHM=0 "$WEFT_DIR/bin/weftrun" -n 2 --timeout 120 "$TESTS_DIR/gpu_ipc" ucx >>"$out/tests.log" 2>&1
+  status=$?
+  say "test gpu_ipc ucx np2: $([ $status -eq 0 ] && echo passed || echo "FAILED (exit $status)")"
+  [ $status -eq 0 ] || failed=1
   # The NCCL path: 1 rank runs NCCL, 2 ranks on one GPU fall back to Weft's schedules.
   local forced=(WEFT_BCAST_ALGORITHM=nccl WEFT_REDUCE_ALGORITHM=nccl WEFT_ALLREDUCE_ALGORITHM=nccl
                 WEFT_ALLGATHER_ALGORITHM=nccl WEFT_REDUCE_SCATTER_ALGORITHM=nccl
@@ -200,6 +206,13 @@ run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 1, 2 
         $([ $buffers = host ] && echo -H) >>"$out/bench.log" 2>&1 ||
         say "gpu_coll_bench np$n $buffers: FAILED (exit $?)"
     done
+  done
+  # Device buffers with CUDA IPC off (WEFT_GPU_IPC=0: staged through host memory), the A/B of
+  # the mapped path above.
+  for n in 2 4; do
+    echo "== gpu_coll_bench at $n ranks, device buffers, WEFT_GPU_IPC=0" >>"$out/bench.log"
+    WEFT_GPU_IPC=0 "$WEFT_DIR/bin/weftrun" -n "$n" --timeout 150 "$TESTS_DIR/gpu_coll_bench" \
+      $sizes >>"$out/bench.log" 2>&1 || say "gpu_coll_bench np$n WEFT_GPU_IPC=0: FAILED (exit $?)"
   done
   local nccl_dir
   nccl_dir=$(find_nccl)
