@@ -169,8 +169,8 @@ Status CudaMemory::reduce(const Reduction& r, const void* in, void* inout, size_
   if (launched != 0) {
     // The kernels cannot run in this process (built for other GPU architectures, or a driver
     // the CUDA runtime cannot use): say so once and reduce on the host from now on.
-    kernels_unusable_ = "launching a reduction kernel failed (cudaError " +
-                        std::to_string(launched) + ")";
+    kernels_unusable_ =
+        "launching a reduction kernel failed (cudaError " + std::to_string(launched) + ")";
     std::fprintf(stderr, "weft: warning: %s; device data is reduced on the host\n",
                  kernels_unusable_.c_str());
     return reduce_on_host(r, in, inout, n);

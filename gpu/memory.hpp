@@ -18,7 +18,7 @@ enum class MemoryKind : unsigned char { kHost, kDevice };
 struct ExportedMemory {
   unsigned char handle[64] = {};  // the driver's name for the allocation
   uint64_t base = 0, size = 0;    // the allocation, at the exporter's addresses
-  uint64_t buffer_id = 0;         // the driver's id of the allocation: tells an address reused apart
+  uint64_t buffer_id = 0;         // the driver's id of the allocation: an address reused differs
 };
 
 // The operations Weft needs on memory the CPU cannot touch.

@@ -38,8 +38,8 @@ inline bool copied_by_receiver(RecordKind kind) {
 }
 
 // Flags of a record.
-inline constexpr uint16_t kNeedsAck = 1;   // synchronous send: acknowledge when matched
-inline constexpr uint16_t kWithdrawn = 2;  // kCancelReply: the message will never be received
+inline constexpr uint16_t kNeedsAck = 1;    // synchronous send: acknowledge when matched
+inline constexpr uint16_t kWithdrawn = 2;   // kCancelReply: the message will never be received
 inline constexpr uint16_t kCopyFailed = 4;  // kStagedCopy: the sender could not copy its message
 
 struct RecordHeader {

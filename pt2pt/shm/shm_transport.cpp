@@ -220,8 +220,8 @@ void ShmTransport::deliver(const Arrival& m, void* buf, size_t capacity, Complet
     if (!read_device(m, buf, n, &ok)) {  // wait for the sender's host copy (kStagedCopy)
       awaited_copies_.push_back({from, m.cookie, m.bits, m.bytes, buf, capacity, c});
       c->handle = nullptr;
-      (void)send_record(from,
-                        Pending{RecordKind::kDeviceRefused, 0, 0, 0, m.cookie, nullptr, 0, nullptr});
+      (void)send_record(
+          from, Pending{RecordKind::kDeviceRefused, 0, 0, 0, m.cookie, nullptr, 0, nullptr});
       return;
     }
     (void)send_record(from, Pending{RecordKind::kFin, 0, 0, 0, m.cookie, nullptr, 0, nullptr});

@@ -124,7 +124,8 @@ class ShmTransport final : public Transport {
   bool read_device(const Arrival& m, void* buf, size_t n, bool* ok);
   // Copies the host bytes [address, +n) of local rank `from` into `buf` (host or device).
   bool read_host(int from, uint64_t address, void* buf, size_t n, bool to_device);
-  // The sender's answer to kDeviceRefused: a host copy of the send `cookie`, offered as kStagedCopy.
+  // The sender's answer to kDeviceRefused: a host copy of the send `cookie`, offered as
+  // kStagedCopy.
   void offer_staged_copy(int to, uint64_t cookie);
   // The receiver's side of kStagedCopy: reads it into the receive that waited for it.
   void receive_staged_copy(int from, RecordHeader* h);
