@@ -153,15 +153,18 @@ class UcxTransport final : public Transport {
   const char* name() const override { return "ucx"; }
 
   // Device buffers go to UCX as they are where it moves CUDA memory (GPUDirect RDMA, CUDA IPC
-  // and its own staging pipeline underneath), whatever their size; else, packed piece by piece.
-  bool takes_device_memory(int, size_t) const override {
-    return cuda_memory_ || packs_device_memory_;
+  // and its own staging pipeline underneath), whatever their size; else, from kPackMin bytes,
+  // packed piece by piece (smaller ones pt2pt stages in one copy, and sends and receives below
+  // that size never ask where their buffer lives).
+  bool takes_device_memory(int, size_t bytes) const override {
+    return cuda_memory_ || (packs_device_memory_ && bytes >= kPackMin);
   }
   std::string device_memory_path() const override {
     if (cuda_memory_) return "network (UCX): as they are (this UCX moves CUDA memory)";
     if (packs_device_memory_)
-      return "network (UCX): copied fragment by fragment between the device and UCX's buffers "
-             "as UCX sends them (this UCX has no CUDA support)";
+      return "network (UCX): from 8 KiB copied fragment by fragment between the device and "
+             "UCX's buffers as UCX sends them, smaller ones through host memory (this UCX has no "
+             "CUDA support)";
     return "network (UCX): through host memory (this UCX has no CUDA support)";
   }
 
@@ -194,7 +197,7 @@ class UcxTransport final : public Transport {
   Status isend(int peer, const void* buf, size_t len, uint64_t bits, bool sync,
                Completion* c) override {
     ucp_request_param_t p = send_param(c);
-    if (packed_from_device(buf, &p)) tools::g_counters.ucx_device_packed_sent.add(1);
+    if (packed_from_device(buf, len, &p)) tools::g_counters.ucx_device_packed_sent.add(1);
     ucp_ep_h ep = eps_[size_t(peer)];
     tools::g_counters.ucx_messages_sent.add(1);
     tools::g_counters.ucx_bytes_sent.add(len);
@@ -212,7 +215,7 @@ class UcxTransport final : public Transport {
                      UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
     p.cb.recv = on_recv_done;
     p.user_data = c;
-    (void)packed_from_device(buf, &p);
+    (void)packed_from_device(buf, len, &p);
     c->bytes = len;
     ucs_status_ptr_t r = ucp_tag_recv_nbx(worker_, buf, len, bits, mask, &p);
     if (UCS_PTR_IS_ERR(r)) return ucx_error("ucp_tag_recv_nbx", UCS_PTR_STATUS(r));
@@ -234,7 +237,7 @@ class UcxTransport final : public Transport {
                      UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
     p.cb.recv = on_recv_done;
     p.user_data = c;
-    (void)packed_from_device(buf, &p);
+    (void)packed_from_device(buf, len, &p);
     c->bytes = len;
     ucs_status_ptr_t r =
         ucp_tag_msg_recv_nbx(worker_, buf, len, static_cast<ucp_tag_message_h>(taken.message), &p);
@@ -338,10 +341,10 @@ class UcxTransport final : public Transport {
   }
 
  private:
-  // Makes `p` move `buf` with the device-bytes datatype where it is device memory this UCX
-  // cannot reach itself; true if so.
-  bool packed_from_device(const void* buf, ucp_request_param_t* p) const {
-    if (!packs_device_memory_ || !gpu::on_device(buf)) return false;
+  // Makes `p` move `len` bytes at `buf` with the device-bytes datatype where they are device
+  // memory this UCX cannot reach itself; true if so.
+  bool packed_from_device(const void* buf, size_t len, ucp_request_param_t* p) const {
+    if (!packs_device_memory_ || len < kPackMin || !gpu::on_device(buf)) return false;
     p->op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
     p->datatype = device_bytes_;
     return true;
@@ -390,6 +393,9 @@ class UcxTransport final : public Transport {
   size_t address_len_ = 0;
   int efd_ = -1;
   std::vector<ucp_ep_h> eps_;
+  // The smallest device message packed for UCX: as the node transport's eager limit, below which
+  // one staging copy costs no more than the fragments' copies.
+  static constexpr size_t kPackMin = 8192;
   bool cuda_memory_ = false;  // this UCX moves CUDA device memory (ucx_moves_cuda_memory)
   bool packs_device_memory_ = false;  // device_bytes_ exists (pt2pt/ucx_device_bytes.hpp)
   ucp_datatype_t device_bytes_ = 0;

@@ -63,9 +63,10 @@ const std::vector<Setting>& settings() {
        "copies it straight into its buffer; 0: such messages go through host memory.",
        true, true},
       {"WEFT_GPU_UCX_PACK", "1",
-       "Where UCX has no CUDA support: 1 copies a message in CUDA device memory between the "
-       "device and UCX's buffers fragment by fragment as UCX sends and receives it; 0 copies it "
-       "whole to host memory first (and from it after).",
+       "Where UCX has no CUDA support: 1 copies a message of at least 8 KiB in CUDA device "
+       "memory between the device and UCX's buffers fragment by fragment as UCX sends and "
+       "receives it; 0 copies it whole to host memory first (and from it after), as smaller "
+       "ones always are.",
        true, true},
       {"WEFT_OFI_PROVIDER", "auto",
        "The libfabric provider of WEFT_TRANSPORT=ofi, as libfabric names it (e.g. "
