@@ -15,10 +15,11 @@
 #include <string>
 
 #include "gpu/memory.hpp"
-#include "pt2pt/ucx_transport.hpp"
 #include "mpi.h"
+#include "pt2pt/ucx_transport.hpp"
 #include "runtime/config.hpp"
 #include "runtime/info/coll_info.hpp"
+#include "runtime/op/op.hpp"
 #include "runtime/transport_setup.hpp"
 
 namespace {
@@ -70,33 +71,58 @@ void print_transports() {
   }
 }
 
+// Whether a reduction kernel runs on this GPU: one integer sum on the device, checked (a failed
+// launch falls back to the host and leaves can_reduce false).
+bool kernels_run(weft::gpu::DeviceMemory& memory) {
+  weft::Reduction r;
+  r.op = MPI_SUM;
+  r.datatype = MPI_INT;
+  r.elem_size = sizeof(int);
+  r.kernel = weft::predefined_kernel(MPI_SUM, MPI_INT, sizeof(int));
+  if (!memory.can_reduce(r)) return false;
+  auto* device = static_cast<int*>(memory.allocate_device(2 * sizeof(int)));
+  if (device == nullptr) return false;
+  const int values[2] = {2, 3};
+  int sum = 0;
+  const bool ok = memory.copy(device, values, sizeof values).ok() &&
+                  memory.reduce(r, device, device + 1, 1).ok() &&
+                  memory.copy(&sum, device + 1, sizeof sum).ok();
+  memory.free_device(device);
+  return ok && sum == 5 && memory.can_reduce(r);
+}
+
 // What GPU buffers get: found at run time, as MPI_Init finds it (MPIX_Query_cuda_support).
 void print_gpu() {
-#ifdef WEFT_HAVE_CUDA
-  const char* kernels = "reductions on device buffers run as CUDA kernels on the GPU";
-#else
-  const char* kernels = "built without nvcc: reductions of device data run on the host";
-#endif
   const std::string& why = weft::gpu::find_device_memory(weft::setting_value("WEFT_CUDA") != "0");
   weft::gpu::DeviceMemory* memory = weft::gpu::device_memory();
   if (memory == nullptr || !memory->usable()) {
-    std::printf("  GPU buffers: not accepted: %s (%s)\n",
-                memory == nullptr ? why.c_str() : memory->describe().c_str(), kernels);
+    std::printf("  GPU buffers: not accepted: %s\n",
+                memory == nullptr ? why.c_str() : memory->describe().c_str());
     return;
   }
+#ifdef WEFT_HAVE_CUDA
+  const char* kernels = kernels_run(*memory)
+                            ? "reductions on device buffers run as CUDA kernels on the GPU"
+                            : "reductions of device data run on the host: Weft's kernels cannot "
+                              "be launched here";
+#else
+  const char* kernels = "built without nvcc: reductions of device data run on the host";
+#endif
   const bool ipc = weft::setting_long("WEFT_GPU_IPC", 1) != 0;
   std::printf("  GPU buffers: accepted (%s); %s\n", memory->describe().c_str(), kernels);
   std::printf("  GPU messages between ranks of a node: %s\n",
               ipc ? "over WEFT_SHM_EAGER_LIMIT bytes mapped by the receiver (CUDA IPC)"
                   : "through host memory (WEFT_GPU_IPC=0)");
+  const char* ucx = "through host memory (this UCX has no CUDA support; WEFT_GPU_UCX_PACK=0)";
+  if (weft::ucx_library_moves_cuda_memory()) {
+    ucx = "as they are (this UCX moves CUDA memory)";
+  } else if (weft::setting_long("WEFT_GPU_UCX_PACK", 1) != 0) {
+    ucx = "from 8 KiB copied fragment by fragment between the device and UCX's buffers as UCX "
+          "sends them, smaller ones through host memory (this UCX has no CUDA support)";
+  }
   std::printf("  GPU messages over UCX: %s; over libfabric: registered (FI_HMEM) where the "
               "provider grants it, else through host memory\n",
-              weft::ucx_library_moves_cuda_memory()
-                  ? "as they are (this UCX moves CUDA memory)"
-                  : weft::setting_long("WEFT_GPU_UCX_PACK", 1) != 0
-                      ? "copied fragment by fragment between the device and UCX's buffers as "
-                        "UCX sends them (this UCX has no CUDA support)"
-                      : "through host memory (this UCX has no CUDA support; WEFT_GPU_UCX_PACK=0)");
+              ucx);
 }
 
 void print_version() {
