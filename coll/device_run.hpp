@@ -33,7 +33,7 @@ class DeviceRun {
   unsigned char* scratch() const { return scratch_; }
   // The pinned slot a send or post step goes out from or a receive or fetch step lands in
   // (coll/schedule.hpp outgoing, incoming); nullptr when the step's own buffer is host memory
-  // (it is used directly then).
+  // or device memory the transport takes as it is (it is used directly then).
   unsigned char* slot(StepId id) const {
     return slot_of_[id] == kNoSlot ? nullptr : pinned_ + slot_of_[id];
   }

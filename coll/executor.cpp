@@ -180,7 +180,7 @@ void Executor::start_step(StepId id) {
 }
 
 // A send, receive, post or fetch; in a device run, one whose buffer is on the device goes
-// through its pinned slot.
+// through its pinned slot, unless the transport takes it as it is (then it has none).
 void Executor::start_transfer(StepId id, const Step& step) {
   Completion* c = &completions_[id];
   *c = Completion{};
