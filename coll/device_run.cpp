@@ -46,10 +46,10 @@ Status DeviceRun::begin(const Schedule& s, bool send_on_device, bool recv_on_dev
   reduce_bytes_ = 0;
   for (StepId id = 0; id < s.size(); ++id) {
     const Step& step = s.step(id);
-    const bool pt2pt = step.kind == StepKind::kSend || step.kind == StepKind::kRecv;
+    const bool message = step.kind == StepKind::kSend || step.kind == StepKind::kRecv;
     const bool staged = ((outgoing(step.kind) && device_[int(step.src.buf)]) ||
                          (incoming(step.kind) && device_[int(step.dst.buf)])) &&
-                        !(pt2pt && channel.takes_device_memory(step.peer, step.bytes));
+                        !(message && channel.takes_device_memory(step.peer, step.bytes));
     if (staged) {
       slot_of_[id] = slots_bytes_;
       slots_bytes_ += scratch_aligned(step.bytes);

@@ -139,7 +139,7 @@ void CudaMemory::free_pinned(void* p) {
 
 bool CudaMemory::can_reduce(const Reduction& r) const {
 #ifdef WEFT_HAVE_CUDA
-  return r.kernel != nullptr && kernels_unusable_.empty() &&
+  return r.kernel != nullptr && !kernels_failed_.load(std::memory_order_relaxed) &&
          device_reduce_launcher(r.op, r.datatype) != nullptr;
 #else
   (void)r;
@@ -158,7 +158,7 @@ Status CudaMemory::reduce_on_host(const Reduction& r, const void* in, void* inou
 
 Status CudaMemory::reduce(const Reduction& r, const void* in, void* inout, size_t n) {
 #ifdef WEFT_HAVE_CUDA
-  if (!kernels_unusable_.empty()) return reduce_on_host(r, in, inout, n);
+  if (kernels_failed_.load(std::memory_order_relaxed)) return reduce_on_host(r, in, inout, n);
   const DeviceReduceLaunch launch = device_reduce_launcher(r.op, r.datatype);
   if (launch == nullptr)
     return Status::error(MPI_ERR_INTERN, "no device kernel for this reduction");
@@ -169,10 +169,11 @@ Status CudaMemory::reduce(const Reduction& r, const void* in, void* inout, size_
   if (launched != 0) {
     // The kernels cannot run in this process (built for other GPU architectures, or a driver
     // the CUDA runtime cannot use): say so once and reduce on the host from now on.
-    kernels_unusable_ =
-        "launching a reduction kernel failed (cudaError " + std::to_string(launched) + ")";
-    std::fprintf(stderr, "weft: warning: %s; device data is reduced on the host\n",
-                 kernels_unusable_.c_str());
+    if (!kernels_failed_.exchange(true))
+      std::fprintf(stderr,
+                   "weft: warning: launching a reduction kernel failed (cudaError %d); device "
+                   "data is reduced on the host\n",
+                   launched);
     return reduce_on_host(r, in, inout, n);
   }
   const CuResult e = driver_.stream_synchronize(stream);

@@ -1,6 +1,7 @@
 // DeviceMemory for CUDA: pointer classification with cuPointerGetAttributes, copies and
 // allocations through the driver on one stream of Weft's own, reductions by gpu/'s kernels.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -53,9 +54,9 @@ class CudaMemory final : public DeviceMemory {
   std::mutex enter_mutex_;
   CuContext primary_ = nullptr;  // device 0's, for threads that have no context current
   std::vector<std::pair<CuContext, CuStream>> streams_;  // Weft's stream in each context
-  // Why the reduction kernels cannot run here (no kernel for this GPU's architecture, a driver
-  // the runtime cannot use); empty while they can. Set by the first launch that fails.
-  std::string kernels_unusable_;
+  // The reduction kernels cannot run here (no kernel for this GPU's architecture, a driver the
+  // runtime cannot use): set by the first launch that fails.
+  std::atomic<bool> kernels_failed_{false};
 };
 
 // The process's CudaMemory, or null with the reason when CUDA cannot be used (no driver, no
