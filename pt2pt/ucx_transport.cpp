@@ -15,7 +15,7 @@
 #include "gpu/memory.hpp"
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
-#include "pt2pt/ucx_device_bytes.hpp"
+#include "pt2pt/ucx_device_memory.hpp"
 #include "runtime/tools/counters.hpp"
 
 namespace weft {
@@ -129,7 +129,7 @@ class UcxTransport final : public Transport {
     st = ucp_context_query(context_, &attr);
     if (st != UCS_OK) return ucx_error("ucp_context_query", st);
     cuda_memory_ = ucx_moves_cuda_memory(attr.memory_types);
-    // Without CUDA in UCX, device memory is packed piece by piece (pt2pt/ucx_device_bytes.hpp)
+    // Without CUDA in UCX, device memory is packed piece by piece (pt2pt/ucx_device_memory.hpp)
     // where device buffers can exist at all.
     if (!cuda_memory_ && o.pack_device_memory && gpu::device_memory() != nullptr) {
       st = make_device_bytes_datatype(&device_bytes_);
@@ -160,12 +160,7 @@ class UcxTransport final : public Transport {
     return cuda_memory_ || (packs_device_memory_ && bytes >= kPackMin);
   }
   std::string device_memory_path() const override {
-    if (cuda_memory_) return "network (UCX): as they are (this UCX moves CUDA memory)";
-    if (packs_device_memory_)
-      return "network (UCX): from 8 KiB copied fragment by fragment between the device and "
-             "UCX's buffers as UCX sends them, smaller ones through host memory (this UCX has no "
-             "CUDA support)";
-    return "network (UCX): through host memory (this UCX has no CUDA support)";
+    return "network (UCX): " + ucx_device_path(cuda_memory_, packs_device_memory_);
   }
 
   std::vector<uint8_t> address() const override {
@@ -397,29 +392,12 @@ class UcxTransport final : public Transport {
   // one staging copy costs no more than the fragments' copies.
   static constexpr size_t kPackMin = 8192;
   bool cuda_memory_ = false;  // this UCX moves CUDA device memory (ucx_moves_cuda_memory)
-  bool packs_device_memory_ = false;  // device_bytes_ exists (pt2pt/ucx_device_bytes.hpp)
+  bool packs_device_memory_ = false;  // device_bytes_ exists (pt2pt/ucx_device_memory.hpp)
   ucp_datatype_t device_bytes_ = 0;
 };
 
 }  // namespace
 
-bool ucx_moves_cuda_memory(uint64_t memory_types) {
-  return (memory_types & UCS_BIT(UCS_MEMORY_TYPE_CUDA)) != 0;
-}
-
-bool ucx_library_moves_cuda_memory() {
-  ucp_params_t params{};
-  params.field_mask = UCP_PARAM_FIELD_FEATURES;
-  params.features = UCP_FEATURE_TAG;
-  ucp_context_h context = nullptr;
-  if (ucp_init(&params, nullptr, &context) != UCS_OK) return false;
-  ucp_context_attr_t attr{};
-  attr.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES;
-  const bool cuda =
-      ucp_context_query(context, &attr) == UCS_OK && ucx_moves_cuda_memory(attr.memory_types);
-  ucp_cleanup(context);
-  return cuda;
-}
 
 Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>* out) {
   auto t = std::make_unique<UcxTransport>();

@@ -1,6 +1,5 @@
 // Transport over the UCX tag-matching API (ucp_tag_*), with UCX's wakeup fd for blocking waits.
 #pragma once
-#include <cstdint>
 #include <memory>
 
 #include "pt2pt/transport.hpp"
@@ -12,17 +11,11 @@ struct UcxOptions {
   int local_size = 1;
   bool multi_threaded = false;  // MPI_THREAD_SERIALIZED: calls may come from several threads
   bool oversubscribed = false;  // more ranks on this node than cores
-  // Without CUDA in UCX: device buffers packed fragment by fragment (pt2pt/ucx_device_bytes.hpp)
+  // Without CUDA in UCX: device buffers packed fragment by fragment (pt2pt/ucx_device_memory.hpp)
   // rather than staged whole by pt2pt.
   bool pack_device_memory = true;
 };
 
 Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>* out);
-// Whether a UCX context whose memory types (ucp_context_attr_t::memory_types) are these moves
-// CUDA device memory itself: built with CUDA support. A UCX without it crashes on a device buffer.
-bool ucx_moves_cuda_memory(uint64_t memory_types);
-// The same for the UCX this process loads, asked of a context made for the question (weft_info);
-// false where none can be made.
-bool ucx_library_moves_cuda_memory();
 
 }  // namespace weft

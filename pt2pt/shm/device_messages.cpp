@@ -20,11 +20,15 @@ bool ShmTransport::stage(DeviceSend& s) {
   return gpu::device_memory()->copy(s.staged.get(), s.buf, s.len).ok();
 }
 
+std::string device_path_text(bool ipc, const std::string& eager_limit) {
+  if (!ipc) return "through host memory (WEFT_GPU_IPC=0, or no CUDA driver)";
+  return "over " + eager_limit +
+         " mapped by the receiver (CUDA IPC), through host memory where the memory cannot be "
+         "shared; up to that through host memory";
+}
+
 std::string ShmTransport::device_memory_path() const {
-  if (!device_ipc_) return "node (shm): through host memory";
-  return "node (shm): over " + std::to_string(eager_limit_) +
-         " bytes mapped by the receiver (CUDA IPC), through host memory where the memory cannot "
-         "be shared; up to that through host memory";
+  return "node (shm): " + device_path_text(device_ipc_, std::to_string(eager_limit_) + " bytes");
 }
 
 bool ShmTransport::device_receive(const void* buf, size_t capacity) const {

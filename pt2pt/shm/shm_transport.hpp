@@ -34,6 +34,11 @@ struct ShmOptions {
   bool device_ipc = false;
 };
 
+// How GPU messages go between ranks of a node, in words (ShmTransport::device_memory_path,
+// weft_info): with CUDA IPC (`ipc`), those larger than `eager_limit` (in words: "8192 bytes")
+// are mapped by the receiver.
+std::string device_path_text(bool ipc, const std::string& eager_limit);
+
 class ShmTransport final : public Transport {
  public:
   // The segment's size per ring for `local_size` ranks, unless `ring_bytes` (non-zero) says.

@@ -16,7 +16,8 @@
 
 #include "gpu/memory.hpp"
 #include "mpi.h"
-#include "pt2pt/ucx_transport.hpp"
+#include "pt2pt/shm/shm_transport.hpp"
+#include "pt2pt/ucx_device_memory.hpp"
 #include "runtime/config.hpp"
 #include "runtime/info/coll_info.hpp"
 #include "runtime/op/op.hpp"
@@ -108,21 +109,15 @@ void print_gpu() {
 #else
   const char* kernels = "built without nvcc: reductions of device data run on the host";
 #endif
-  const bool ipc = weft::setting_long("WEFT_GPU_IPC", 1) != 0;
   std::printf("  GPU buffers: accepted (%s); %s\n", memory->describe().c_str(), kernels);
-  std::printf("  GPU messages between ranks of a node: %s\n",
-              ipc ? "over WEFT_SHM_EAGER_LIMIT bytes mapped by the receiver (CUDA IPC)"
-                  : "through host memory (WEFT_GPU_IPC=0)");
-  const char* ucx = "through host memory (this UCX has no CUDA support; WEFT_GPU_UCX_PACK=0)";
-  if (weft::ucx_library_moves_cuda_memory()) {
-    ucx = "as they are (this UCX moves CUDA memory)";
-  } else if (weft::setting_long("WEFT_GPU_UCX_PACK", 1) != 0) {
-    ucx = "from 8 KiB copied fragment by fragment between the device and UCX's buffers as UCX "
-          "sends them, smaller ones through host memory (this UCX has no CUDA support)";
-  }
+  const std::string node = weft::shm::device_path_text(
+      weft::setting_long("WEFT_GPU_IPC", 1) != 0, "WEFT_SHM_EAGER_LIMIT bytes");
+  std::printf("  GPU messages between ranks of a node: %s\n", node.c_str());
+  const std::string ucx = weft::ucx_device_path(weft::ucx_library_moves_cuda_memory(),
+                                                weft::setting_long("WEFT_GPU_UCX_PACK", 1) != 0);
   std::printf("  GPU messages over UCX: %s; over libfabric: registered (FI_HMEM) where the "
               "provider grants it, else through host memory\n",
-              ucx);
+              ucx.c_str());
 }
 
 void print_version() {

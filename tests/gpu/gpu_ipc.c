@@ -1,4 +1,4 @@
-/* Device messages between ranks (pt2pt/shm/device_messages.cpp, pt2pt/ucx_device_bytes.hpp):
+/* Device messages between ranks (pt2pt/shm/device_messages.cpp, pt2pt/ucx_device_memory.hpp):
  * each arrives whole, and Weft's MPI_T counters say which way it went: mapped by a receiver of
  * the node (CUDA IPC), through a host copy (memory of the stream-ordered pool; a receiver that
  * cannot map it), or packed fragment by fragment for a UCX without CUDA. Then a ring allreduce

@@ -1,13 +1,14 @@
 // Whether the UCX transport takes device buffers as they are (pt2pt/ucx_transport.hpp): a UCX
 // built with CUDA, by its context's memory types. Debian's UCX has none, and in a process without
 // a CUDA driver (this one) its transport takes no device buffer and says so; with a driver it
-// would pack them itself (pt2pt/ucx_device_bytes.hpp, tested by gpu.fake.ipc_ucx).
+// would pack them itself (pt2pt/ucx_device_memory.hpp, tested by gpu.fake.ipc_ucx).
 #include <ucp/api/ucp.h>
 
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 
+#include "pt2pt/ucx_device_memory.hpp"
 #include "pt2pt/ucx_transport.hpp"
 
 using namespace weft;
