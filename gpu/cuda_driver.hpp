@@ -11,6 +11,7 @@ using CuResult = int;
 using CuDevicePtr = unsigned long long;
 using CuContext = void*;
 using CuStream = void*;
+using CuEvent = void*;
 inline constexpr CuResult kCuSuccess = 0;
 inline constexpr CuResult kCuErrorNotInitialized = 3;  // CUDA_ERROR_NOT_INITIALIZED: no cuInit yet
 inline constexpr CuResult kCuErrorInvalidValue = 1;    // CUDA_ERROR_INVALID_VALUE
@@ -22,6 +23,7 @@ inline constexpr unsigned kCuMemoryTypeDevice = 2;          // CU_MEMORYTYPE_DEV
 inline constexpr unsigned kCuStreamDefault =
     0;  // CU_STREAM_DEFAULT: ordered after the legacy stream
 inline constexpr unsigned kCuIpcMemLazyEnablePeerAccess = 1;  // CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
+inline constexpr unsigned kCuEventDisableTiming = 2;          // CU_EVENT_DISABLE_TIMING
 
 // CUipcMemHandle: names a device allocation to other processes (passed by value, as cuda.h's).
 struct CuIpcMemHandle {
@@ -43,6 +45,10 @@ struct CudaDriver {
   CuResult (*stream_create)(CuStream* stream, unsigned flags) = nullptr;  // cuStreamCreate
   CuResult (*stream_synchronize)(CuStream stream) = nullptr;              // cuStreamSynchronize
   CuResult (*stream_destroy)(CuStream stream) = nullptr;                  // cuStreamDestroy_v2
+  CuResult (*event_create)(CuEvent* event, unsigned flags) = nullptr;     // cuEventCreate
+  CuResult (*event_record)(CuEvent event, CuStream stream) = nullptr;     // cuEventRecord
+  CuResult (*event_synchronize)(CuEvent event) = nullptr;                 // cuEventSynchronize
+  CuResult (*event_destroy)(CuEvent event) = nullptr;                     // cuEventDestroy_v2
   CuResult (*memcpy_async)(CuDevicePtr dst, CuDevicePtr src, size_t bytes,
                            CuStream stream) = nullptr;                           // cuMemcpyAsync
   CuResult (*mem_alloc)(CuDevicePtr* p, size_t bytes) = nullptr;                 // cuMemAlloc_v2

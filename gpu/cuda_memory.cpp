@@ -116,6 +116,60 @@ Status CudaMemory::copy(void* dst, const void* src, size_t bytes) {
   return e == kCuSuccess ? Status::success() : failed("cuMemcpyAsync", e);
 }
 
+CudaMemory::CopyEvent* CudaMemory::take_event(CuContext context) {
+  {
+    std::lock_guard<std::mutex> lock(events_mutex_);
+    for (size_t i = 0; i < spare_events_.size(); ++i) {
+      if (spare_events_[i]->context != context) continue;
+      CopyEvent* mark = spare_events_[i];
+      spare_events_.erase(spare_events_.begin() + ptrdiff_t(i));
+      return mark;
+    }
+  }
+  CuEvent event = nullptr;
+  if (driver_.event_create(&event, kCuEventDisableTiming) != kCuSuccess) return nullptr;
+  return new CopyEvent{context, event};
+}
+
+void CudaMemory::keep_event(CopyEvent* mark) {
+  std::lock_guard<std::mutex> lock(events_mutex_);
+  spare_events_.push_back(mark);
+}
+
+Status CudaMemory::start_copy(void* dst, const void* src, size_t bytes, CopyStarted* started) {
+  *started = nullptr;
+  if (bytes == 0 || dst == src) return Status::success();
+  CuStream stream = nullptr;
+  WEFT_TRY(enter(&stream));
+  CuContext context = nullptr;
+  driver_.ctx_get_current(&context);
+  CopyEvent* mark = take_event(context);
+  if (mark == nullptr) return copy(dst, src, bytes);  // no event to wait on: copied at once
+  CuResult e = driver_.memcpy_async(address(dst), address(src), bytes, stream);
+  if (e != kCuSuccess) {
+    keep_event(mark);
+    return failed("cuMemcpyAsync", e);
+  }
+  e = driver_.event_record(mark->event, stream);
+  if (e != kCuSuccess) {
+    keep_event(mark);
+    driver_.stream_synchronize(stream);  // the copy is under way: done before the buffers go
+    return failed("cuEventRecord", e);
+  }
+  *started = mark;
+  return Status::success();
+}
+
+Status CudaMemory::wait_copy(CopyStarted started) {
+  if (started == nullptr) return Status::success();
+  auto* mark = static_cast<CopyEvent*>(started);
+  const Status entered = enter();
+  const CuResult e = driver_.event_synchronize(mark->event);
+  keep_event(mark);
+  if (!entered.ok()) return entered;
+  return e == kCuSuccess ? Status::success() : failed("cuEventSynchronize", e);
+}
+
 void* CudaMemory::allocate_device(size_t bytes) {
   CuDevicePtr p = 0;
   if (!enter().ok() || driver_.mem_alloc(&p, bytes == 0 ? 1 : bytes) != kCuSuccess) return nullptr;
@@ -127,14 +181,16 @@ void CudaMemory::free_device(void* p) {
 }
 
 void* CudaMemory::allocate_pinned(size_t bytes) {
+  bytes = bytes == 0 ? 1 : bytes;
+  if (void* kept = pinned_.take(bytes); kept != nullptr) return kept;
   void* p = nullptr;
-  if (!enter().ok() || driver_.mem_host_alloc(&p, bytes == 0 ? 1 : bytes, 0) != kCuSuccess)
-    return nullptr;
+  if (!enter().ok() || driver_.mem_host_alloc(&p, bytes, 0) != kCuSuccess) return nullptr;
+  pinned_.lend(p, bytes);
   return p;
 }
 
 void CudaMemory::free_pinned(void* p) {
-  if (p != nullptr && enter().ok()) driver_.mem_free_host(p);
+  if (p != nullptr && !pinned_.give_back(p) && enter().ok()) driver_.mem_free_host(p);
 }
 
 bool CudaMemory::can_reduce(const Reduction& r) const {

@@ -10,6 +10,7 @@
 
 #include "gpu/cuda_driver.hpp"
 #include "gpu/memory.hpp"
+#include "gpu/pinned_cache.hpp"
 
 namespace weft::gpu {
 
@@ -22,6 +23,8 @@ class CudaMemory final : public DeviceMemory {
   MemoryKind kind_of(const void* p) override;
   int device_of(const void* p) override;
   Status copy(void* dst, const void* src, size_t bytes) override;
+  Status start_copy(void* dst, const void* src, size_t bytes, CopyStarted* started) override;
+  Status wait_copy(CopyStarted started) override;
   void* allocate_device(size_t bytes) override;
   void free_device(void* p) override;
   void* allocate_pinned(size_t bytes) override;
@@ -43,6 +46,11 @@ class CudaMemory final : public DeviceMemory {
   // buffers are not looked up at all. Costs one driver call per buffer until then.
   bool cuda_in_use();
   Status failed(const char* what, CuResult error) const;
+  struct CopyEvent;
+  // An event of `context` for marking a started copy (a spare one, or made), null where none
+  // can be made; and keeping it for the next copy.
+  CopyEvent* take_event(CuContext context);
+  void keep_event(CopyEvent* mark);
   // inout = in op inout through host copies, for when no kernel can be launched.
   Status reduce_on_host(const Reduction& r, const void* in, void* inout, size_t n);
 
@@ -54,6 +62,14 @@ class CudaMemory final : public DeviceMemory {
   std::mutex enter_mutex_;
   CuContext primary_ = nullptr;  // device 0's, for threads that have no context current
   std::vector<std::pair<CuContext, CuStream>> streams_;  // Weft's stream in each context
+  // Events that marked started copies, kept for the next (an event belongs to its context).
+  struct CopyEvent {
+    CuContext context;
+    CuEvent event;
+  };
+  std::mutex events_mutex_;
+  std::vector<CopyEvent*> spare_events_;
+  PinnedCache pinned_{size_t(64) << 20};  // staging chunks and collectives' slots, reused
   // The reduction kernels cannot run here (no kernel for this GPU's architecture, a driver the
   // runtime cannot use): set by the first launch that fails.
   std::atomic<bool> kernels_failed_{false};

@@ -21,6 +21,9 @@ struct ExportedMemory {
   uint64_t buffer_id = 0;         // the driver's id of the allocation: an address reused differs
 };
 
+// A copy under way (DeviceMemory::start_copy); null when it was done at once.
+using CopyStarted = void*;
+
 // The operations Weft needs on memory the CPU cannot touch.
 class DeviceMemory {
  public:
@@ -38,6 +41,16 @@ class DeviceMemory {
   virtual int device_of(const void*) { return 0; }
   // Copies `bytes` between any two kinds of memory; done when it returns.
   virtual Status copy(void* dst, const void* src, size_t bytes) = 0;
+  // Starts the same copy on Weft's stream and gives through *started what wait_copy waits for;
+  // copies so started complete in the order they were started. Neither buffer may be touched
+  // until then. (This default copies at once.)
+  virtual Status start_copy(void* dst, const void* src, size_t bytes, CopyStarted* started) {
+    *started = nullptr;
+    return copy(dst, src, bytes);
+  }
+  // Waits until the copy `started` names (and those before it) is done, and forgets it; every
+  // started copy is waited for once, whatever the outcome.
+  virtual Status wait_copy(CopyStarted /*started*/) { return Status::success(); }
   // Device memory (for a collective's scratch) and pinned host memory (for staging); nullptr
   // when none can be had.
   virtual void* allocate_device(size_t bytes) = 0;

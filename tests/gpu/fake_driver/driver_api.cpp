@@ -20,6 +20,13 @@ thread_local CuContext t_current = nullptr;
 
 std::mutex g_streams_mutex;
 std::set<CuStream> g_streams;
+std::mutex g_events_mutex;
+std::set<CuEvent> g_events;
+
+bool known_event(CuEvent event) {
+  std::lock_guard<std::mutex> lock(g_events_mutex);
+  return g_events.count(event) != 0;
+}
 
 // The special stream handles of cuda.h: CU_STREAM_LEGACY and CU_STREAM_PER_THREAD.
 const CuStream kStreamLegacy = reinterpret_cast<CuStream>(uintptr_t{1});
@@ -163,6 +170,36 @@ FAKE_CUDA_API CuResult cuStreamDestroy_v2(CuStream stream) {
   std::lock_guard<std::mutex> lock(g_streams_mutex);
   if (g_streams.erase(stream) == 0) return kErrorInvalidHandle;
   delete static_cast<char*>(stream);
+  return kSuccess;
+}
+
+// An event marks a point in a stream; every copy is done when its call returns, so every
+// recorded event has completed.
+FAKE_CUDA_API CuResult cuEventCreate(CuEvent* event, unsigned flags) {
+  if (const CuResult e = require_context(); e != kSuccess) return e;
+  if (event == nullptr || flags > 0xF) return kErrorInvalidValue;
+  CuEvent made = new char;
+  std::lock_guard<std::mutex> lock(g_events_mutex);
+  g_events.insert(made);
+  *event = made;
+  return kSuccess;
+}
+
+FAKE_CUDA_API CuResult cuEventRecord(CuEvent event, CuStream stream) {
+  if (const CuResult e = require_context(); e != kSuccess) return e;
+  return known_event(event) && known_stream(stream) ? kSuccess : kErrorInvalidHandle;
+}
+
+FAKE_CUDA_API CuResult cuEventSynchronize(CuEvent event) {
+  if (const CuResult e = require_context(); e != kSuccess) return e;
+  return known_event(event) ? kSuccess : kErrorInvalidHandle;
+}
+
+FAKE_CUDA_API CuResult cuEventDestroy_v2(CuEvent event) {
+  if (const CuResult e = require_context(); e != kSuccess) return e;
+  std::lock_guard<std::mutex> lock(g_events_mutex);
+  if (g_events.erase(event) == 0) return kErrorInvalidHandle;
+  delete static_cast<char*>(event);
   return kSuccess;
 }
 

@@ -14,6 +14,7 @@ using CuDevicePtr = unsigned long long;
 using CuDevice = int;
 using CuContext = void*;
 using CuStream = void*;
+using CuEvent = void*;
 
 inline constexpr CuResult kSuccess = 0;
 inline constexpr CuResult kErrorInvalidValue = 1;
