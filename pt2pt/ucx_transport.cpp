@@ -132,7 +132,8 @@ class UcxTransport final : public Transport {
     // Without CUDA in UCX, device memory is packed piece by piece (pt2pt/ucx_device_memory.hpp)
     // where device buffers can exist at all.
     if (!cuda_memory_ && o.pack_device_memory && gpu::device_memory() != nullptr) {
-      st = make_device_bytes_datatype(&device_bytes_);
+      staging_ = o.staging;
+      st = make_device_bytes_datatype(&staging_, &device_bytes_);
       if (st != UCS_OK) return ucx_error("ucp_dt_create_generic", st);
       packs_device_memory_ = true;
     }
@@ -394,6 +395,7 @@ class UcxTransport final : public Transport {
   bool cuda_memory_ = false;  // this UCX moves CUDA device memory (ucx_moves_cuda_memory)
   bool packs_device_memory_ = false;  // device_bytes_ exists (pt2pt/ucx_device_memory.hpp)
   ucp_datatype_t device_bytes_ = 0;
+  gpu::StagingShape staging_;  // its chunks
 };
 
 }  // namespace

@@ -63,10 +63,20 @@ const std::vector<Setting>& settings() {
        "copies it straight into its buffer; 0: such messages go through host memory.",
        true, true},
       {"WEFT_GPU_UCX_PACK", "1",
-       "Where UCX has no CUDA support: 1 copies a message of at least 8 KiB in CUDA device "
-       "memory between the device and UCX's buffers fragment by fragment as UCX sends and "
-       "receives it; 0 copies it whole to host memory first (and from it after), as smaller "
-       "ones always are.",
+       "Where UCX has no CUDA support: 1 feeds UCX's fragments of a message of at least 8 KiB "
+       "in CUDA device memory from a staging pipeline (WEFT_GPU_STAGING_CHUNK) as UCX sends "
+       "and receives them; 0 copies it whole to host memory first (and from it after), as "
+       "smaller ones always are.",
+       true, true},
+      {"WEFT_GPU_STAGING_CHUNK", "1048576",
+       "Staging pipelines move device data through pinned host memory in chunks of this many "
+       "bytes, the GPU copying the next chunks while the CPU or the network works on one: "
+       "messages through a UCX without CUDA support, and host copies the node's shared memory "
+       "delivers into device buffers. At least 4096.",
+       true, true},
+      {"WEFT_GPU_STAGING_DEPTH", "4",
+       "How many chunks of a staging pipeline are under way at once (1 to 64); 1 copies and "
+       "transfers by turns.",
        true, true},
       {"WEFT_OFI_PROVIDER", "auto",
        "The libfabric provider of WEFT_TRANSPORT=ofi, as libfabric names it (e.g. "

@@ -1,6 +1,8 @@
 // Choosing and starting the transports (runtime/transport_setup.hpp).
 #include "runtime/transport_setup.hpp"
 
+#include <algorithm>
+
 #include "mpi.h"
 
 #include "pt2pt/hybrid_transport.hpp"
@@ -68,6 +70,16 @@ Status start_ofi(const JobInfo& job, const TransportChoice& choice,
 #endif
 }
 
+// The staging pipelines' chunks (gpu/staging.hpp), within the bounds the settings document.
+gpu::StagingShape staging_shape() {
+  gpu::StagingShape shape;
+  shape.chunk_bytes =
+      size_t(std::max(setting_long("WEFT_GPU_STAGING_CHUNK", long(shape.chunk_bytes)), 4096L));
+  shape.depth =
+      size_t(std::clamp(setting_long("WEFT_GPU_STAGING_DEPTH", long(shape.depth)), 1L, 64L));
+  return shape;
+}
+
 Status start_ucx(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport>* net) {
   UcxOptions options;
   options.world_size = job.size;
@@ -78,6 +90,7 @@ Status start_ucx(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transp
   options.multi_threaded = true;
   options.oversubscribed = oversubscribed;
   options.pack_device_memory = setting_long("WEFT_GPU_UCX_PACK", 1) != 0;
+  options.staging = staging_shape();
   return make_ucx_transport(options, net);
 }
 
@@ -152,6 +165,7 @@ Status finish_transports(const JobInfo& job, bool oversubscribed, std::unique_pt
       o.split_stream_min = size_t(setting_long("WEFT_SHM_SPLIT_STREAM_MIN", 1048576));
     }
     o.device_ipc = setting_long("WEFT_GPU_IPC", 1) != 0;
+    o.staging = staging_shape();
     WEFT_TRY(shm::ShmTransport::attach(o, &node));
   }
   if (node == nullptr) {

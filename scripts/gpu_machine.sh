@@ -176,7 +176,7 @@ run_tests() {  # run_tests OUT: the GPU test programs at 2 and 4 ranks; fails if
       [ $status -eq 0 ] || failed=1
     done
   done
-  # Device messages through UCX alone (the carried UCX has no CUDA: packed fragment by fragment).
+  # Device messages through UCX alone (the carried UCX has no CUDA: fed from a staging pipeline).
   echo "== gpu_ipc ucx at 2 ranks" >>"$out/tests.log"
   WEFT_SHM=0 "$WEFT_DIR/bin/weftrun" -n 2 --timeout 120 "$TESTS_DIR/gpu_ipc" ucx >>"$out/tests.log" 2>&1
   status=$?

@@ -43,6 +43,7 @@ Status ShmTransport::attach(const ShmOptions& o, std::unique_ptr<ShmTransport>* 
   t->split_stream_min_ = std::max(o.split_stream_min, t->split_copy_min_);
   // The driver is there; whether a buffer is device memory is asked per large message.
   t->device_ipc_ = o.device_ipc && gpu::device_memory() != nullptr;
+  t->staging_ = o.staging;
   t->cannot_map_ours_.assign(size_t(local_size), 0);
   t->segment_ = std::move(segment);
   *out = std::move(t);

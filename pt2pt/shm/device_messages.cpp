@@ -77,10 +77,20 @@ bool ShmTransport::read_device(const Arrival& m, void* buf, size_t n, bool* ok) 
 bool ShmTransport::read_host(int from, uint64_t address, void* buf, size_t n, bool to_device) {
   const pid_t pid = segment_->peer(from)->pid;
   if (!to_device) return cross_memory_copy(pid, true, reinterpret_cast<uint64_t>(buf), address, n);
-  // process_vm_readv cannot write GPU memory: through host memory.
-  auto bounce = std::make_unique_for_overwrite<unsigned char[]>(n);
-  return cross_memory_copy(pid, true, reinterpret_cast<uint64_t>(bounce.get()), address, n) &&
-         gpu::device_memory()->copy(buf, bounce.get(), n).ok();
+  // process_vm_readv cannot write GPU memory: it reads into pinned chunks, each going on to the
+  // device while the next is read.
+  gpu::DeviceWriter writer(*gpu::device_memory(), buf, n, staging_);
+  for (size_t at = 0; at < n;) {
+    size_t piece = n - at;
+    unsigned char* host = writer.space(at, &piece);
+    if (!cross_memory_copy(pid, true, reinterpret_cast<uint64_t>(host), address + at, piece) ||
+        !writer.commit(piece).ok())
+      return false;
+    at += piece;
+  }
+  const bool ok = writer.finish().ok();
+  tools::g_counters.gpu_staged_chunks.add(writer.chunks_copied());
+  return ok;
 }
 
 void ShmTransport::offer_staged_copy(int to, uint64_t cookie) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpu/ipc_cache.hpp"
+#include "gpu/staging.hpp"
 #include "pt2pt/shm/device_offer.hpp"
 #include "pt2pt/shm/doorbell.hpp"
 #include "pt2pt/shm/matching.hpp"
@@ -32,6 +33,8 @@ struct ShmOptions {
   // Messages larger than eager_limit may be in GPU memory: the receiver maps the sender's
   // allocation (CUDA IPC) and copies from it (pt2pt/shm/device_messages.cpp).
   bool device_ipc = false;
+  // How host data bound for a device buffer goes there (gpu/staging.hpp).
+  gpu::StagingShape staging;
 };
 
 // How GPU messages go between ranks of a node, in words (ShmTransport::device_memory_path,
@@ -196,6 +199,7 @@ class ShmTransport final : public Transport {
     Completion* c;
   };
   bool device_ipc_ = false;
+  gpu::StagingShape staging_;
   std::unordered_map<uint64_t, DeviceSend> device_sends_;
   std::vector<AwaitedCopy> awaited_copies_;
   std::vector<char> cannot_map_ours_;  // per local rank: it refused a device offer of ours

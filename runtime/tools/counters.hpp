@@ -42,7 +42,8 @@ struct Counters {
   Counter shm_single_copy_sent;  // sends the receiver copied from the sender's memory
   Counter shm_device_mapped_sent;  // GPU sends the receiver copied from a mapping (CUDA IPC)
   Counter shm_device_staged_sent;  // GPU sends the receiver read through a host copy
-  Counter ucx_device_packed_sent;  // GPU sends packed fragment by fragment for UCX
+  Counter ucx_device_packed_sent;  // GPU sends fed to UCX through a staging pipeline
+  Counter gpu_staged_chunks;       // chunks copied by staging pipelines (gpu/staging.hpp)
   // Per transport, every message (collectives' and one-sided's too): started sends, and
   // receives as they complete with what arrived.
   Counter shm_bytes_sent;

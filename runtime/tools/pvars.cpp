@@ -67,9 +67,15 @@ std::vector<Pvar> build_table() {
        "cannot be shared (a stream-ordered pool's), or a receiver that cannot map it.",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_device_staged_sent},
       {"ucx_device_packed_messages_sent",
-       "Sends of GPU memory over a UCX without CUDA support, copied from the device fragment by "
-       "fragment as UCX sent them (WEFT_GPU_UCX_PACK).",
+       "Sends of GPU memory over a UCX without CUDA support, fed to UCX's fragments from pinned "
+       "host chunks the device filled ahead of them (WEFT_GPU_UCX_PACK).",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.ucx_device_packed_sent},
+      {"gpu_staged_chunks",
+       "Chunks of GPU data copied between the device and pinned host memory by staging "
+       "pipelines (WEFT_GPU_STAGING_CHUNK bytes each at most, WEFT_GPU_STAGING_DEPTH under way): "
+       "messages through a UCX without CUDA support, and host copies the node's shared memory "
+       "delivered into device buffers.",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.gpu_staged_chunks},
       {"shm_bytes_sent", "Payload bytes of every send through the node's shared memory.",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_bytes_sent},
       {"shm_messages_received",

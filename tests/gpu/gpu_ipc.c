@@ -1,8 +1,10 @@
 /* Device messages between ranks (pt2pt/shm/device_messages.cpp, pt2pt/ucx_device_memory.hpp):
  * each arrives whole, and Weft's MPI_T counters say which way it went: mapped by a receiver of
  * the node (CUDA IPC), through a host copy (memory of the stream-ordered pool; a receiver that
- * cannot map it), or packed fragment by fragment for a UCX without CUDA. Then a ring allreduce
- * of device data, whose messages go the same way (coll/device_run.hpp).
+ * cannot map it), or fed to a UCX without CUDA from a staging pipeline; and how many chunks
+ * staging pipelines copied (gpu/staging.hpp: UCX's sends and receives, and host data the node's
+ * transport delivers into device buffers). Then a ring allreduce of device data, whose messages
+ * go the same way (coll/device_run.hpp).
  * usage: gpu_ipc mapped | refused | ucx
  *   mapped:  ranks of one node, the default;
  *   refused: the driver gives no peer access, so the first offer to each neighbour is refused
@@ -22,9 +24,12 @@ static const char* const kCounterNames[kWays] = {"shm_device_mapped_messages_sen
                                                  "ucx_device_packed_messages_sent"};
 static const char* const kWayNames[kWays] = {"mapped", "staged", "packed"};
 
+enum { kChunk = 64 * 1024, kChunksPerLarge = kLarge / kChunk }; /* WEFT_GPU_STAGING_CHUNK */
+
 static MPI_T_pvar_session session;
-static MPI_T_pvar_handle handles[kWays];
+static MPI_T_pvar_handle handles[kWays], chunks_handle;
 static unsigned long long expected[kWays]; /* so far on this rank */
+static unsigned long long chunks_seen;
 
 static unsigned long long read_counter(int way) {
   unsigned long long v = 0;
@@ -38,6 +43,19 @@ static void expect_counts(const char* after) {
     if (got != expected[w])
       fail("after %s: %llu %s device sends, expected %llu", after, got, kWayNames[w], expected[w]);
   }
+}
+
+/* Chunks copied by staging pipelines since the last look: `exactly` through the node's transport,
+ * at least `at_least` through UCX (a fragment UCX delivers out of order starts a chunk). */
+static void expect_chunks(const char* after, Mode mode, unsigned long long exactly,
+                          unsigned long long at_least) {
+  unsigned long long now = 0;
+  check_mpi(MPI_T_pvar_read(session, chunks_handle, &now), "MPI_T_pvar_read");
+  const unsigned long long got = now - chunks_seen;
+  chunks_seen = now;
+  if (mode == kUcx ? got < at_least : got != exactly)
+    fail("after %s: staging pipelines copied %llu chunks, expected %s%llu", after, got,
+         mode == kUcx ? "at least " : "", mode == kUcx ? at_least : exactly);
 }
 
 /* Sends `bytes` from `send` (the pattern from its offset `first` on) to the right neighbour and
@@ -76,7 +94,7 @@ static void check_path(Mode mode) {
   char path[MPIX_MAX_CUDA_PATH_STRING];
   int path_len = 0;
   check_mpi(MPIX_Query_cuda_path(path, &path_len), "MPIX_Query_cuda_path");
-  const char* named = mode == kUcx ? "fragment by fragment" : "(CUDA IPC)";
+  const char* named = mode == kUcx ? "staging pipeline" : "(CUDA IPC)";
   if (strstr(path, "CUDA buffers: accepted") != path || strstr(path, named) == NULL ||
       (int)strlen(path) != path_len)
     fail("MPIX_Query_cuda_path does not say \"%s\": \"%s\"", named, path);
@@ -120,6 +138,7 @@ int main(int argc, char** argv) {
                     : argc > 1 && strcmp(argv[1], "ucx") == 0   ? kUcx
                                                                 : kMapped;
   setenv("WEFT_ALLREDUCE_ALGORITHM", "ring", 1);
+  setenv("WEFT_GPU_STAGING_CHUNK", "65536", 1); /* kChunk: a large message is many chunks */
   if (mode == kUcx) setenv("WEFT_SHM", "0", 1);
   gpu_test_init(&argc, &argv, "gpu_ipc");
   int provided = 0;
@@ -131,6 +150,11 @@ int main(int argc, char** argv) {
               kCounterNames[w]);
     check_mpi(MPI_T_pvar_handle_alloc(session, index, NULL, &handles[w], &count), kCounterNames[w]);
   }
+  int index = -1, count = 0;
+  check_mpi(MPI_T_pvar_get_index("gpu_staged_chunks", MPI_T_PVAR_CLASS_COUNTER, &index),
+            "gpu_staged_chunks");
+  check_mpi(MPI_T_pvar_handle_alloc(session, index, NULL, &chunks_handle, &count),
+            "gpu_staged_chunks");
   check_path(mode);
 
   /* The same device buffer three times: mapped each time (the receiver keeps the mapping); or
@@ -141,6 +165,10 @@ int main(int argc, char** argv) {
   expected[1] += mode == kRefused ? 3 : 0;
   expected[2] += mode == kUcx ? 3 : 0;
   expect_counts("three sends of one device buffer");
+  /* Mapped: no host copy. Refused: each host copy goes into the device receive buffer through
+   * the pipeline. UCX: the sender's chunks and the receiver's. */
+  expect_chunks("three sends of one device buffer", mode,
+                mode == kRefused ? 3 * kChunksPerLarge : 0, 3 * 2 * kChunksPerLarge);
 
   /* Freed and allocated again (often at the same address): the receiver must not read the old
    * allocation through a mapping it kept. Then from inside an allocation, into host memory. */
@@ -150,6 +178,10 @@ int main(int argc, char** argv) {
   ring("device (at an offset) to host", (unsigned char*)send + 4096, 4096, MEM_HOST, 256 * 1024, 2);
   expected[mode == kMapped ? 0 : mode == kRefused ? 1 : 2] += 2;
   expect_counts("a new allocation and an offset");
+  /* Only device receive buffers take host copies through the pipeline; UCX's sender reads
+   * 256 KiB for the host receive. */
+  expect_chunks("a new allocation and an offset", mode, mode == kRefused ? kChunksPerLarge : 0,
+                2 * kChunksPerLarge + 256 * 1024 / kChunk);
   mem_free(MEM_DEVICE, send);
 
   /* Pool memory cannot be mapped: a host copy (UCX packs it like any other). Host memory into
@@ -166,10 +198,14 @@ int main(int argc, char** argv) {
   expected[1] += mode == kUcx ? 0 : 1;
   expected[2] += mode == kUcx ? 1 : 0;
   expect_counts("pool, host and small sends");
+  /* Pool memory's host copy and the host buffer reach device buffers through the pipeline (and
+   * through UCX the pool buffer leaves through one); 100 bytes are one copy, no pipeline. */
+  expect_chunks("pool, host and small sends", mode, 2 * kChunksPerLarge, 3 * kChunksPerLarge);
 
   ring_allreduce(mode);
 
   for (int w = 0; w < kWays; ++w) MPI_T_pvar_handle_free(session, &handles[w]);
+  MPI_T_pvar_handle_free(session, &chunks_handle);
   MPI_T_pvar_session_free(&session);
   MPI_T_finalize();
   return gpu_test_finish();
