@@ -1,16 +1,18 @@
 // The short paths of the one-sided calls programs repeat most (put, get, flush, fetch_and_op,
-// compare_and_swap, lock, unlock) for the common case: a predefined type, a target on this node
-// whose memory is mapped here (or, for locks, whose control block is), an epoch that allows the
-// call, everything in range. They do what the general path (rma/operations.hpp, rma/sync.hpp)
-// would do, under the same lock and accumulate mutex; anything else (or anything wrong) returns
-// false and the call takes the general path, which checks everything and reports errors. They
-// run before the call lock is taken, so whenever several threads may be in the library
-// (MPI_THREAD_MULTIPLE, or a library thread at work: call_lock::multiple()) they step aside
-// (return false) and the general path, holding the lock (runtime/call_lock.hpp), does the work.
+// compare_and_swap, lock, unlock) for the common case: a predefined type, host buffers, a target
+// on this node whose host memory is mapped here (or, for locks, whose control block is), an
+// epoch that allows the call, everything in range. They do what the general path
+// (rma/operations.hpp, rma/sync.hpp) would do, under the same lock and accumulate mutex;
+// anything else (or anything wrong) returns false and the call takes the general path, which
+// checks everything and reports errors. They run before the call lock is taken, so whenever
+// several threads may be in the library (MPI_THREAD_MULTIPLE, or a library thread at work:
+// call_lock::multiple()) they step aside (return false) and the general path, holding the lock
+// (runtime/call_lock.hpp), does the work.
 #pragma once
 #include <atomic>
 #include <cstring>
 
+#include "gpu/memory.hpp"
 #include "rma/locks.hpp"
 #include "rma/window.hpp"
 #include "runtime/call_lock.hpp"
@@ -34,8 +36,8 @@ WEFT_RMA_INLINE Window* fast_window(MPI_Win win, int rank) {
 WEFT_RMA_INLINE unsigned char* fast_target(const Window& w, int rank, MPI_Aint disp,
                                            MPI_Count count, MPI_Datatype type, uint64_t* bytes) {
   const Target& t = w.targets[size_t(rank)];
-  if (t.reach != Reach::kMapped || w.flavor == MPI_WIN_FLAVOR_DYNAMIC || disp < 0 || count < 0 ||
-      !is_predefined_type(type))
+  if (t.reach != Reach::kMapped || t.device || w.flavor == MPI_WIN_FLAVOR_DYNAMIC || disp < 0 ||
+      count < 0 || !is_predefined_type(type))
     return nullptr;
   *bytes = uint64_t(count) * predefined_type(type).size;
   const uint64_t start = uint64_t(disp) * t.disp_unit;
@@ -56,7 +58,7 @@ WEFT_RMA_INLINE bool fast_put_get(bool get, MPI_Win win, const void* origin, MPI
   if (w == nullptr || !fast_epoch(*w, rank)) return false;
   uint64_t bytes = 0;
   unsigned char* at = fast_target(*w, rank, disp, target_count, target_type, &bytes);
-  if (at == nullptr || (bytes > 0 && origin == nullptr)) return false;
+  if (at == nullptr || (bytes > 0 && origin == nullptr) || gpu::on_device(origin)) return false;
   unsigned char* from = get ? at : static_cast<unsigned char*>(const_cast<void*>(origin));
   unsigned char* to = get ? static_cast<unsigned char*>(const_cast<void*>(origin)) : at;
   if (bytes == 8) {
