@@ -1,13 +1,16 @@
-// Load/store and cross-memory-attach access to target memory (rma/access.hpp).
+// Load/store, cross-memory-attach and GPU-copy access to target memory (rma/access.hpp).
 #include "rma/access.hpp"
 
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
 
+#include "gpu/typed_copy.hpp"
 #include "rma/locks.hpp"
 
 namespace weft::rma {
@@ -66,6 +69,43 @@ size_t total_bytes(const TargetSpan& span) {
   return n;
 }
 
+// Window memory in this process's GPU (Target::device): one copy for one run; for several, a
+// host mirror of the bytes they span (loaded, then stored back after a write), unless the holes
+// between them would make it far larger than the data.
+Status device_transfer(const TargetSpan& span, unsigned char* packed, bool write) {
+  gpu::DeviceMemory& memory = *gpu::device_memory();
+  unsigned char* at = local_address(*span.target, span.address);
+  gpu::Span covered{PTRDIFF_MAX, PTRDIFF_MIN};
+  for (const Run& r : span) {
+    covered.first = std::min(covered.first, r.offset);
+    covered.last = std::max(covered.last, r.offset + ptrdiff_t(r.bytes));
+  }
+  const size_t bytes = total_bytes(span);
+  if (span.run_count > 1 && covered.bytes() <= 4 * bytes + (size_t(1) << 20)) {
+    gpu::HostMirror mirror;
+    WEFT_TRY(mirror.load(memory, at, covered));
+    auto* host = static_cast<unsigned char*>(mirror.base());
+    for (const Run& r : span) {
+      write ? std::memcpy(host + r.offset, packed, r.bytes)
+            : std::memcpy(packed, host + r.offset, r.bytes);
+      packed += r.bytes;
+    }
+    return write ? mirror.store(memory) : Status::success();
+  }
+  for (const Run& r : span) {
+    WEFT_TRY(write ? memory.copy(at + r.offset, packed, r.bytes)
+                   : memory.copy(packed, at + r.offset, r.bytes));
+    packed += r.bytes;
+  }
+  return Status::success();
+}
+
+// Reads the span into host memory of its own, to be combined there and written back.
+Status device_fetch(const TargetSpan& span, std::unique_ptr<unsigned char[]>* current) {
+  current->reset(new unsigned char[total_bytes(span)]);
+  return device_transfer(span, current->get(), false);
+}
+
 void combine(const Combine& how, const unsigned char* in, unsigned char* inout, size_t bytes) {
   if (how.no_op) return;
   if (how.replace) {
@@ -79,6 +119,7 @@ void combine(const Combine& how, const unsigned char* in, unsigned char* inout, 
 
 Status write_runs(const TargetSpan& span, const unsigned char* packed) {
   const Target& t = *span.target;
+  if (t.device) return device_transfer(span, const_cast<unsigned char*>(packed), true);
   if (t.reach == Reach::kMapped) {
     for (const Run& r : span) {
       std::memcpy(local_address(t, span.address + uint64_t(r.offset)), packed, r.bytes);
@@ -91,6 +132,7 @@ Status write_runs(const TargetSpan& span, const unsigned char* packed) {
 
 Status read_runs(const TargetSpan& span, unsigned char* packed) {
   const Target& t = *span.target;
+  if (t.device) return device_transfer(span, packed, false);
   if (t.reach == Reach::kMapped) {
     for (const Run& r : span) {
       std::memcpy(packed, local_address(t, span.address + uint64_t(r.offset)), r.bytes);
@@ -105,7 +147,7 @@ Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, cons
                        unsigned char* old) {
   const Target& t = *span.target;
   AccumulateGuard hold(t.control);
-  if (t.reach == Reach::kMapped) {
+  if (t.reach == Reach::kMapped && !t.device) {
     for (const Run& r : span) {
       unsigned char* at = local_address(t, span.address + uint64_t(r.offset));
       if (old != nullptr) {
@@ -118,29 +160,42 @@ Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, cons
     }
     return Status::success();
   }
-  // Another process's memory: fetch it, combine here, write it back, all under the mutex.
+  // Another process's memory, or GPU memory: fetch it, combine here, write it back, all under the
+  // mutex.
   const size_t bytes = total_bytes(span);
-  std::unique_ptr<unsigned char[]> current(new unsigned char[bytes]);
-  WEFT_TRY(cma_transfer(span, current.get(), false));
+  std::unique_ptr<unsigned char[]> current;
+  if (t.device) {
+    WEFT_TRY(device_fetch(span, &current));
+  } else {
+    current.reset(new unsigned char[bytes]);
+    WEFT_TRY(cma_transfer(span, current.get(), false));
+  }
   if (old != nullptr) std::memcpy(old, current.get(), bytes);
   if (how.no_op) return Status::success();
   combine(how, packed, current.get(), bytes);
-  return cma_transfer(span, current.get(), true);
+  return t.device ? device_transfer(span, current.get(), true)
+                  : cma_transfer(span, current.get(), true);
 }
 
 Status compare_and_swap(const TargetSpan& span, const void* value, const void* compare, void* old,
                         size_t bytes) {
   const Target& t = *span.target;
   AccumulateGuard hold(t.control);
-  if (t.reach == Reach::kMapped) {
+  if (t.reach == Reach::kMapped && !t.device) {
     unsigned char* at = local_address(t, span.address);
     std::memcpy(old, at, bytes);
     if (std::memcmp(at, compare, bytes) == 0) std::memcpy(at, value, bytes);
     return Status::success();
   }
+  auto* value_bytes = static_cast<unsigned char*>(const_cast<void*>(value));
+  if (t.device) {
+    WEFT_TRY(device_transfer(span, static_cast<unsigned char*>(old), false));
+    if (std::memcmp(old, compare, bytes) != 0) return Status::success();
+    return device_transfer(span, value_bytes, true);
+  }
   WEFT_TRY(cma_transfer(span, static_cast<unsigned char*>(old), false));
   if (std::memcmp(old, compare, bytes) != 0) return Status::success();
-  return cma_transfer(span, static_cast<unsigned char*>(const_cast<void*>(value)), true);
+  return cma_transfer(span, value_bytes, true);
 }
 
 }  // namespace weft::rma

@@ -1,7 +1,8 @@
 // Moving bytes between this process and a target's window memory along the runs of the target
 // datatype (runtime/datatype/runs.hpp): load/store where the memory is mapped here, cross-memory
 // attach (process_vm_readv/writev) for another process on this node. Neither needs the target's
-// CPU, so a target computing outside MPI does not hold its origins up.
+// CPU, so a target computing outside MPI does not hold its origins up. A window in this
+// process's GPU memory (Target::device) is reached with the device's copies.
 #pragma once
 #include <cstdint>
 #include <vector>

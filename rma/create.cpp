@@ -7,6 +7,7 @@
 #include <string>
 
 #include "coll/coll.hpp"
+#include "gpu/memory.hpp"
 #include "pt2pt/shm/cross_memory.hpp"
 #include "rma/remote.hpp"
 #include "rma/transport_keys.hpp"
@@ -28,6 +29,7 @@ struct Member {
   uint64_t probe = 0;  // address of kProbeWord in its address space
   int32_t pid = 0;
   int32_t world_rank = 0;
+  uint64_t device = 0;  // its memory is in its GPU
 };
 
 // Read by the other members on this node through process_vm_readv to learn, before any data
@@ -134,6 +136,7 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
   me.probe = uint64_t(reinterpret_cast<uintptr_t>(&kProbeWord));
   me.pid = int32_t(getpid());
   me.world_rank = my_world_rank();
+  me.device = spec.flavor == MPI_WIN_FLAVOR_CREATE && spec.bytes > 0 && gpu::on_device(spec.base);
   std::vector<Member> members(size_t(wc.size));
   WEFT_TRY(internal_allgather(wc, &me, sizeof me, members.data()));
 
@@ -150,6 +153,7 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
     t.disp_unit = m.disp_unit;
     t.pid = m.pid;
     t.world_rank = m.world_rank;
+    t.device = m.device != 0;
     int local = -1;
     for (size_t i = 0; i < node_world.size(); ++i)
       if (node_world[i] == m.world_rank) local = int(i);
@@ -162,9 +166,9 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
     } else if (r == wc.rank) {
       t.reach = Reach::kMapped;  // its own memory, at its own addresses
       t.mapped = reinterpret_cast<unsigned char*>(uintptr_t(m.base));
-    } else if (cma_allowed(m)) {
+    } else if (!t.device && cma_allowed(m)) {
       t.reach = Reach::kCma;
-    }  // else: cross-memory attach is not permitted here; messages it is
+    }  // else: GPU memory, or cross-memory attach is not permitted here; messages it is
   }
   // Every member serves requests as soon as any member sends any.
   bool none_remote = true;

@@ -21,6 +21,7 @@ TargetServer::TargetServer(Window& w) : w_(w) {
   self_.base = 0;
   self_.mapped = nullptr;  // addresses are this process's own
   self_.control = w.targets[size_t(w.rank)].control;
+  self_.device = w.targets[size_t(w.rank)].device;
 }
 
 TargetServer::~TargetServer() {

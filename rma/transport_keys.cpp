@@ -12,7 +12,8 @@ namespace weft::rma {
 Status exchange_keys(Window& w, Comm& wc) {
   Transport& transport = *world().transport;
   std::vector<uint8_t> mine;
-  if (w.base != nullptr && w.bytes > 0 &&
+  // GPU memory is reached by messages only (rma/window.hpp).
+  if (w.base != nullptr && w.bytes > 0 && !w.targets[size_t(wc.rank)].device &&
       !transport.register_memory(w.base, w.bytes, &w.registration, &mine).ok()) {
     w.registration = nullptr;
     mine.clear();  // the others reach this memory by messages

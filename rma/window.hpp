@@ -38,6 +38,10 @@ struct Target {
   // kRemote with the transport's RMA: its key (rma/transport_keys.hpp); this process's own too
   // where the transport has atomics.
   RemoteKey* key = nullptr;
+  // The memory is in the target's GPU (MPI_Win_create on CUDA device memory): other processes
+  // reach it by messages, which the target applies with the device's copies; so does the
+  // target itself (kMapped at its own addresses), never with loads and stores.
+  bool device = false;
 };
 
 // The passive-target locks this process holds, by target: MPI_LOCK_SHARED or

@@ -167,7 +167,7 @@ run_tests() {  # run_tests OUT: the GPU test programs at 2 and 4 ranks; fails if
   status=$?
   say "test device_reduce_check: $([ $status -eq 0 ] && echo passed || echo "FAILED (exit $status)")"
   [ $status -eq 0 ] || failed=1
-  for name in gpu_pt2pt gpu_ipc gpu_coll_reduce gpu_coll_move gpu_streams; do
+  for name in gpu_pt2pt gpu_ipc gpu_coll_reduce gpu_coll_move gpu_rma gpu_streams; do
     for n in 2 4; do
       echo "== $name at $n ranks" >>"$out/tests.log"
       "$WEFT_DIR/bin/weftrun" -n "$n" --timeout 120 "$TESTS_DIR/$name" >>"$out/tests.log" 2>&1

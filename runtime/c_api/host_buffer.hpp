@@ -1,4 +1,4 @@
-// The calls that take host memory only (MPI-IO, partitioned communication, window memory): a
+// The calls that take host memory only (MPI-IO, partitioned communication, MPI_Win_attach): a
 // CUDA device buffer there gets a clear error rather than a fault in the CPU's copy.
 #pragma once
 #include <cstdio>

@@ -33,10 +33,11 @@ Status check_info(MPI_Info info) {
 }
 
 // Every creation call: check, then create collectively over `comm`.
-// Window memory is read and written by the library at the target (the CPU, or the network
-// transport's RMA on host memory), so it cannot be GPU device memory.
+// Memory attached to a dynamic window is reached by address from other processes (cross-memory
+// attach on the node), so it cannot be GPU device memory; MPI_Win_create takes it
+// (rma/window.hpp, Target::device).
 Status check_host_memory(const void* base) {
-  return capi::check_host_buffer(base, "base", "Weft's windows", MPI_ERR_BASE);
+  return capi::check_host_buffer(base, "base", "Weft's dynamic windows", MPI_ERR_BASE);
 }
 
 int create(const char* fn, rma::WindowSpec spec, MPI_Comm comm, void* baseptr, MPI_Win* win) {
@@ -54,7 +55,6 @@ int create(const char* fn, rma::WindowSpec spec, MPI_Comm comm, void* baseptr, M
     return capi::report(
         comm, fn,
         Status::error(MPI_ERR_BASE, "invalid base=NULL with size=" + std::to_string(spec.bytes)));
-  if (spec.flavor == MPI_WIN_FLAVOR_CREATE) WEFT_CHECK(comm, fn, check_host_memory(spec.base));
   void* base = nullptr;
   WEFT_CHECK(comm, fn, rma::create_window(*c, spec, &base, win));
   if (allocates) *static_cast<void**>(baseptr) = base;

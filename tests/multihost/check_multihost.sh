@@ -85,7 +85,7 @@ case $case in
     [ -n "${WEFT_FAKE_CUDA_DRIVER_DIR:-}" ] || fail "WEFT_FAKE_CUDA_DRIVER_DIR is not set"
     "$hosts" up "$prefix" 2 "$subnet"
     export LD_LIBRARY_PATH=$WEFT_FAKE_CUDA_DRIVER_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    for prog in gpu_pt2pt gpu_coll_reduce gpu_coll_move; do
+    for prog in gpu_pt2pt gpu_coll_reduce gpu_coll_move gpu_rma; do
       weftrun -n 4 --host h1:2,h2:2 --timeout 40 "$bin/${prog}_fake"
       expect 0
       grep -q "$prog: ok (4 ranks)" "$out" || fail "$prog across hosts"
