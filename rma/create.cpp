@@ -16,6 +16,7 @@
 #include "runtime/comm/errhandler.hpp"
 #include "runtime/comm/split_type.hpp"
 #include "runtime/config.hpp"
+#include "runtime/tools/counters.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::rma {
@@ -29,7 +30,9 @@ struct Member {
   uint64_t probe = 0;  // address of kProbeWord in its address space
   int32_t pid = 0;
   int32_t world_rank = 0;
-  uint64_t device = 0;  // its memory is in its GPU
+  uint64_t device = 0;    // its memory is in its GPU
+  uint64_t exported = 0;  // device memory: the allocation holding it, described for CUDA IPC
+  gpu::ExportedMemory allocation;
 };
 
 // Read by the other members on this node through process_vm_readv to learn, before any data
@@ -80,6 +83,25 @@ Status all_agree(Comm& comm, bool mine, bool* all) {
   WEFT_TRY(coll::run_blocking(comm, spec));
   *all = word != 0;
   return Status::success();
+}
+
+// Maps another member's window in device memory of this node (CUDA IPC) and reaches it there;
+// leaves it to messages where that cannot be (memory of a stream-ordered pool, GPUs without
+// peer access, a window past the end of its allocation).
+void map_device_window(Window& w, const Member& m, Target* t) {
+  const gpu::ExportedMemory& a = m.allocation;
+  gpu::DeviceMemory* memory = gpu::device_memory();
+  if (memory == nullptr || m.exported == 0 || m.base < a.base ||
+      m.size > a.size - (m.base - a.base))
+    return;
+  if (w.device_mappings == nullptr)  // room for every member: none is dropped while in use
+    w.device_mappings = std::make_unique<gpu::IpcCache>(size_t(w.size));
+  std::string why;
+  auto* here = static_cast<unsigned char*>(w.device_mappings->map(*memory, m.world_rank, a, &why));
+  if (here == nullptr) return;
+  t->reach = Reach::kMapped;
+  t->mapped = here + (m.base - a.base);
+  tools::g_counters.rma_device_windows_mapped.add(1);
 }
 
 }  // namespace
@@ -137,6 +159,7 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
   me.pid = int32_t(getpid());
   me.world_rank = my_world_rank();
   me.device = spec.flavor == MPI_WIN_FLAVOR_CREATE && spec.bytes > 0 && gpu::on_device(spec.base);
+  me.exported = me.device != 0 && gpu::device_memory()->export_memory(spec.base, &me.allocation);
   std::vector<Member> members(size_t(wc.size));
   WEFT_TRY(internal_allgather(wc, &me, sizeof me, members.data()));
 
@@ -166,9 +189,11 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
     } else if (r == wc.rank) {
       t.reach = Reach::kMapped;  // its own memory, at its own addresses
       t.mapped = reinterpret_cast<unsigned char*>(uintptr_t(m.base));
-    } else if (!t.device && cma_allowed(m)) {
+    } else if (t.device) {
+      map_device_window(*w, m, &t);  // or messages
+    } else if (cma_allowed(m)) {
       t.reach = Reach::kCma;
-    }  // else: GPU memory, or cross-memory attach is not permitted here; messages it is
+    }  // else: cross-memory attach is not permitted here; messages it is
   }
   // Every member serves requests as soon as any member sends any.
   bool none_remote = true;
@@ -199,6 +224,7 @@ Status free_window(Window& w) {
   // Every member's operations on every target are over once all have arrived here.
   WEFT_TRY(remote_flush(w, -1));
   Comm* wc = world().comms.find(w.comm);
+  if (w.device_mappings != nullptr) w.device_mappings->clear(*gpu::device_memory());
   WEFT_TRY(internal_barrier(*wc));
   stop_server(w);
   release_keys(w);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/ipc_cache.hpp"
 #include "mpi.h"
 #include "rma/node_segment.hpp"
 #include "pt2pt/transport.hpp"
@@ -38,9 +39,10 @@ struct Target {
   // kRemote with the transport's RMA: its key (rma/transport_keys.hpp); this process's own too
   // where the transport has atomics.
   RemoteKey* key = nullptr;
-  // The memory is in the target's GPU (MPI_Win_create on CUDA device memory): other processes
-  // reach it by messages, which the target applies with the device's copies; so does the
-  // target itself (kMapped at its own addresses), never with loads and stores.
+  // The memory is in the target's GPU (MPI_Win_create on CUDA device memory): reached with the
+  // device's copies, never with loads and stores. kMapped: at its own addresses (the target
+  // itself), or through this process's mapping of it (CUDA IPC, another process of the node);
+  // kRemote: by messages, which the target applies with its copies.
   bool device = false;
 };
 
@@ -114,6 +116,9 @@ struct Window {
   uint32_t atomic_types = 0;
   // MPI_Win_attach'ed regions of a dynamic window: start address -> bytes.
   std::map<uint64_t, uint64_t> attached;
+  // The device memory of other members of the node, mapped here (Target::device), closed by
+  // MPI_Win_free before its final barrier, so that no mapping outlives the window.
+  std::unique_ptr<gpu::IpcCache> device_mappings;
 
   // "window <name>" or "window <handle>".
   std::string display_name() const {

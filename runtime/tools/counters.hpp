@@ -44,6 +44,7 @@ struct Counters {
   Counter shm_device_staged_sent;  // GPU sends the receiver read through a host copy
   Counter ucx_device_packed_sent;  // GPU sends fed to UCX through a staging pipeline
   Counter gpu_staged_chunks;       // chunks copied by staging pipelines (gpu/staging.hpp)
+  Counter rma_device_windows_mapped;  // other members' device windows mapped here (CUDA IPC)
   // Per transport, every message (collectives' and one-sided's too): started sends, and
   // receives as they complete with what arrived.
   Counter shm_bytes_sent;

@@ -76,6 +76,11 @@ std::vector<Pvar> build_table() {
        "messages through a UCX without CUDA support, and host copies the node's shared memory "
        "delivered into device buffers.",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.gpu_staged_chunks},
+      {"rma_device_windows_mapped",
+       "Windows in GPU memory of other processes of this node that this process mapped (CUDA "
+       "IPC) to reach with the device's copies, one per window and member; the others are "
+       "reached by messages.",
+       MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.rma_device_windows_mapped},
       {"shm_bytes_sent", "Payload bytes of every send through the node's shared memory.",
        MPI_T_PVAR_CLASS_COUNTER, true, 0, &c.shm_bytes_sent},
       {"shm_messages_received",

@@ -5,7 +5,12 @@
  * own, a sum accumulated by every rank into rank 0's. In lock epochs: fetch-and-op and
  * get-accumulate on the last rank's window, compare-and-swap on rank 0's. Every window and result
  * is copied back to the host and compared with a host computation. Memory attached to a
- * dynamic window must be host memory: a device buffer gets MPI_ERR_BASE. */
+ * dynamic window must be host memory: a device buffer gets MPI_ERR_BASE.
+ * usage: gpu_rma mapped | unmapped
+ *   mapped:   each rank maps the device windows of the other ranks of its node (CUDA IPC), the
+ *             default; the MPI_T counter rma_device_windows_mapped says so;
+ *   unmapped: they reach them by messages (WEFT_RMA_PATH=messages, or GPUs without peer
+ *             access), and the counter stays 0. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +31,23 @@ static const Case kCases[] = {
 enum { kNumCases = sizeof kCases / sizeof kCases[0] };
 
 static double* g_window; /* the window's memory (device or host) */
+static MPI_T_pvar_session g_session;
+static MPI_T_pvar_handle g_mapped; /* rma_device_windows_mapped */
+
+static unsigned long long windows_mapped(void) {
+  unsigned long long v = 0;
+  check_mpi(MPI_T_pvar_read(g_session, g_mapped, &v), "MPI_T_pvar_read");
+  return v;
+}
+
+static int ranks_on_my_node(void) {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int n = 0;
+  MPI_Comm_size(node, &n);
+  MPI_Comm_free(&node);
+  return n;
+}
 static char g_what[160];
 
 /* Sets this rank's window to value_of(g_rank, i, salt); separated from the epochs by fences. */
@@ -180,13 +202,23 @@ static void attach_refused(void) {
 }
 
 int main(int argc, char** argv) {
+  const int mapped = !(argc > 1 && strcmp(argv[1], "unmapped") == 0);
   gpu_test_init(&argc, &argv, "gpu_rma");
+  int provided = 0, index = -1, count = 0;
+  check_mpi(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided), "MPI_T_init_thread");
+  check_mpi(MPI_T_pvar_session_create(&g_session), "MPI_T_pvar_session_create");
+  check_mpi(MPI_T_pvar_get_index("rma_device_windows_mapped", MPI_T_PVAR_CLASS_COUNTER, &index),
+            "rma_device_windows_mapped");
+  check_mpi(MPI_T_pvar_handle_alloc(g_session, index, NULL, &g_mapped, &count),
+            "MPI_T_pvar_handle_alloc");
+  const int neighbours = ranks_on_my_node() - 1;
   for (int c = 0; c < kNumCases; ++c) {
     const Case k = kCases[c];
     snprintf(g_what, sizeof g_what, "window in %s memory (%s), %s origin buffers",
              kMemKindNames[k.window], k.allocate ? "MPI_Win_allocate" : "MPI_Win_create",
              kMemKindNames[k.origin]);
     MPI_Win win;
+    const unsigned long long mapped_before = windows_mapped();
     if (k.allocate) {
       check_mpi(MPI_Win_allocate(kN * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
                                  &g_window, &win),
@@ -197,11 +229,18 @@ int main(int argc, char** argv) {
                                MPI_COMM_WORLD, &win),
                 "MPI_Win_create");
     }
+    const unsigned long long want = mapped && k.window == MEM_DEVICE ? neighbours : 0;
+    if (windows_mapped() - mapped_before != want)
+      fail("%s: %llu windows of other ranks mapped, expected %llu", g_what,
+           windows_mapped() - mapped_before, want);
     fence_epochs(win, k.origin);
     lock_epochs(win, k.origin);
     check_mpi(MPI_Win_free(&win), "MPI_Win_free");
     if (!k.allocate) mem_free(k.window, g_window);
   }
   attach_refused();
+  MPI_T_pvar_handle_free(g_session, &g_mapped);
+  MPI_T_pvar_session_free(&g_session);
+  MPI_T_finalize();
   return gpu_test_finish();
 }
