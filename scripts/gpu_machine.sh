@@ -6,7 +6,8 @@
 #       and UCX's plugin folders, into .gpu-carry/root/ under their own paths.
 #   scripts/gpu_machine.sh run [tests|bench|all]   (there, from the repository root, with
 #       .gpu-carry carried) GPU tests at 2 and 4 ranks, then gpu_coll_bench on device and host
-#       buffers and nccl_bench (WEFT_GPU_BENCH_SIZES: their size options, default -b 8 -e 256M);
+#       buffers, gpu_p2p_bench (device and host buffers, CUDA IPC on and off, UCX alone) and
+#       nccl_bench (WEFT_GPU_BENCH_SIZES: the collectives' size options, default -b 8 -e 256M);
 #       logs go to $OUT (default ./gpu-run). Exits 77 when no GPU is found, 1 when a test failed.
 # The carried libraries are found through LD_LIBRARY_PATH, UCX_MODULE_DIR and
 # PMIX_MCA_mca_base_component_path; nothing is written outside the repository.
@@ -197,7 +198,8 @@ run_tests() {  # run_tests OUT: the GPU test programs at 2 and 4 ranks; fails if
   return $failed
 }
 
-run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 1, 2 and 4 ranks, NCCL
+run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 1, 2 and 4 ranks,
+  # gpu_p2p_bench, NCCL
   local out=$1 n buffers sizes=${WEFT_GPU_BENCH_SIZES:--b 8 -e 256M}
   for n in 1 2 4; do  # 1 rank: the cost of the GPU copies alone, no GPU shared between ranks
     for buffers in device host; do
@@ -214,6 +216,16 @@ run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 1, 2 
     WEFT_GPU_IPC=0 "$WEFT_DIR/bin/weftrun" -n "$n" --timeout 150 "$TESTS_DIR/gpu_coll_bench" \
       $sizes >>"$out/bench.log" 2>&1 || say "gpu_coll_bench np$n WEFT_GPU_IPC=0: FAILED (exit $?)"
   done
+  # Point-to-point between 2 ranks sharing the GPU (perf/gpu_p2p_bench, OSU-style): device to
+  # device by CUDA IPC, by host copies (WEFT_GPU_IPC=0) and through UCX alone (WEFT_SHM=0: the
+  # staging pipeline, deep and one chunk deep), and host to device.
+  local label setting
+  for label in "D D|" "D D|WEFT_GPU_IPC=0" "D D|WEFT_SHM=0" "D D|WEFT_SHM=0 WEFT_GPU_STAGING_DEPTH=1"     "H D|"; do
+    setting=${label#*|}
+    echo "== gpu_p2p_bench ${label%|*} ${setting:-(defaults)}" >>"$out/bench.log"
+    env $setting "$WEFT_DIR/bin/weftrun" -n 2 --timeout 150 "$TESTS_DIR/gpu_p2p_bench"       -m 67108864 ${label%|*} >>"$out/bench.log" 2>&1 ||
+      say "gpu_p2p_bench ${label%|*} $setting: FAILED (exit $?)"
+  done
   local nccl_dir
   nccl_dir=$(find_nccl)
   if [ -z "$nccl_dir" ]; then
@@ -226,9 +238,10 @@ run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 1, 2 
         say "nccl_bench np$n: exit $? (see bench.log)"
     done
   fi
-  # The summary keeps each run's header, its lines of 128 MiB and more and those with wrong
-  # results, and what nccl_bench said.
-  awk '/^(==|# [A-Z]|nccl_bench:)/ || ($1 ~ /^[0-9]+$/ && ($1 >= 134217728 || $NF != 0))' \
+  # The summary keeps each run's header, its lines of 128 MiB and more (point-to-point: 8 B,
+  # 1 MiB, 64 MiB) and those with wrong results, and what nccl_bench said.
+  awk '/^(==|# [A-Z]|nccl_bench:)/ || ($1 ~ /^[0-9]+$/ && ($1 >= 134217728 || $NF != 0 ||
+       (NF == 4 && ($1 == 8 || $1 == 1048576 || $1 == 67108864))))' \
     "$out/bench.log" | tee -a "$SUMMARY"
 }
 
