@@ -70,16 +70,6 @@ Status start_ofi(const JobInfo& job, const TransportChoice& choice,
 #endif
 }
 
-// The staging pipelines' chunks (gpu/staging.hpp), within the bounds the settings document.
-gpu::StagingShape staging_shape() {
-  gpu::StagingShape shape;
-  shape.chunk_bytes =
-      size_t(std::max(setting_long("WEFT_GPU_STAGING_CHUNK", long(shape.chunk_bytes)), 4096L));
-  shape.depth =
-      size_t(std::clamp(setting_long("WEFT_GPU_STAGING_DEPTH", long(shape.depth)), 1L, 64L));
-  return shape;
-}
-
 Status start_ucx(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transport>* net) {
   UcxOptions options;
   options.world_size = job.size;
@@ -109,6 +99,15 @@ Status start_node_segment(const JobInfo& job) {
 }
 
 }  // namespace
+
+gpu::StagingShape staging_shape() {
+  gpu::StagingShape shape;
+  shape.chunk_bytes =
+      size_t(std::max(setting_long("WEFT_GPU_STAGING_CHUNK", long(shape.chunk_bytes)), 4096L));
+  shape.depth =
+      size_t(std::clamp(setting_long("WEFT_GPU_STAGING_DEPTH", long(shape.depth)), 1L, 64L));
+  return shape;
+}
 
 Status choose_transport(TransportChoice* out) {
   const std::string wanted = setting_value("WEFT_TRANSPORT");

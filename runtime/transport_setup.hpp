@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "gpu/staging.hpp"
 #include "pt2pt/transport.hpp"
 #include "runtime/kvs.hpp"
 
@@ -18,6 +19,10 @@ struct TransportChoice {
   std::string provider;   // the libfabric provider (ofi only)
   std::string why;        // the rule or setting that chose it
 };
+
+// The staging pipelines' chunks (gpu/staging.hpp): WEFT_GPU_STAGING_CHUNK and _DEPTH, within the
+// bounds their documentation gives.
+gpu::StagingShape staging_shape();
 
 // The network transport WEFT_TRANSPORT and WEFT_OFI_PROVIDER ask for, or the rule picks.
 Status choose_transport(TransportChoice* out);

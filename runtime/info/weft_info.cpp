@@ -118,6 +118,10 @@ void print_gpu() {
   std::printf("  GPU messages over UCX: %s; over libfabric: registered (FI_HMEM) where the "
               "provider grants it, else through host memory\n",
               ucx.c_str());
+  const weft::gpu::StagingShape staging = weft::staging_shape();
+  std::printf("  GPU staging pipelines: chunks of %zu bytes of pinned memory, %zu under way "
+              "(WEFT_GPU_STAGING_CHUNK, WEFT_GPU_STAGING_DEPTH)\n",
+              staging.chunk_bytes, staging.depth);
 }
 
 void print_version() {
