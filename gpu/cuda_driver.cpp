@@ -38,7 +38,6 @@ bool open_cuda_driver(CudaDriver* out, std::string* why) {
   resolve_symbol(library, "cuMemHostAlloc", &d.mem_host_alloc, &missing);
   resolve_symbol(library, "cuMemFreeHost", &d.mem_free_host, &missing);
   resolve_symbol(library, "cuGetErrorString", &d.get_error_string, &missing);
-  resolve_symbol(library, "cuMemGetAddressRange_v2", &d.mem_get_address_range, &missing);
   resolve_symbol(library, "cuIpcGetMemHandle", &d.ipc_get_mem_handle, &missing);
   resolve_symbol(library, "cuIpcOpenMemHandle_v2", &d.ipc_open_mem_handle, &missing);
   resolve_symbol(library, "cuIpcCloseMemHandle", &d.ipc_close_mem_handle, &missing);

@@ -19,6 +19,9 @@ inline constexpr int kCuPointerAttributeMemoryType = 2;     // CU_POINTER_ATTRIB
 inline constexpr int kCuPointerAttributeBufferId = 7;       // CU_POINTER_ATTRIBUTE_BUFFER_ID
 inline constexpr int kCuPointerAttributeIsManaged = 8;      // CU_POINTER_ATTRIBUTE_IS_MANAGED
 inline constexpr int kCuPointerAttributeDeviceOrdinal = 9;  // CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+// CU_POINTER_ATTRIBUTE_RANGE_START_ADDR and _RANGE_SIZE: the allocation holding a pointer.
+inline constexpr int kCuPointerAttributeRangeStartAddr = 11;
+inline constexpr int kCuPointerAttributeRangeSize = 12;
 inline constexpr unsigned kCuMemoryTypeDevice = 2;          // CU_MEMORYTYPE_DEVICE
 inline constexpr unsigned kCuStreamDefault =
     0;  // CU_STREAM_DEFAULT: ordered after the legacy stream
@@ -56,8 +59,6 @@ struct CudaDriver {
   CuResult (*mem_host_alloc)(void** p, size_t bytes, unsigned flags) = nullptr;  // cuMemHostAlloc
   CuResult (*mem_free_host)(void* p) = nullptr;                                  // cuMemFreeHost
   CuResult (*get_error_string)(CuResult error, const char** text) = nullptr;     // cuGetErrorString
-  CuResult (*mem_get_address_range)(CuDevicePtr* base, size_t* size,
-                                    CuDevicePtr p) = nullptr;  // cuMemGetAddressRange_v2
   CuResult (*ipc_get_mem_handle)(CuIpcMemHandle* handle,
                                  CuDevicePtr p) = nullptr;  // cuIpcGetMemHandle
   CuResult (*ipc_open_mem_handle)(CuDevicePtr* p, CuIpcMemHandle handle,

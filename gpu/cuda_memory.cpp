@@ -245,23 +245,39 @@ Status CudaMemory::synchronize(void* stream) {
   return e == kCuSuccess ? Status::success() : failed("cuStreamSynchronize", e);
 }
 
+// One driver call describes the allocation; its IPC handle is asked for once per allocation
+// (the same base, size and buffer id), as a sender exports the same buffers again and again.
 bool CudaMemory::export_memory(const void* p, ExportedMemory* out) {
   if (!enter().ok()) return false;
   CuDevicePtr base = 0;
   size_t size = 0;
   unsigned long long buffer_id = 0;
-  int attribute[] = {kCuPointerAttributeBufferId};
-  void* data[] = {&buffer_id};
+  int attributes[] = {kCuPointerAttributeRangeStartAddr, kCuPointerAttributeRangeSize,
+                      kCuPointerAttributeBufferId};
+  void* data[] = {&base, &size, &buffer_id};
+  if (driver_.pointer_get_attributes(3, attributes, data, address(p)) != kCuSuccess || base == 0)
+    return false;
+  std::lock_guard<std::mutex> lock(exports_mutex_);
+  for (size_t i = 0; i < exports_.size(); ++i) {
+    const ExportedMemory& e = exports_[i];
+    if (e.base != base) continue;
+    if (e.size == size && e.buffer_id == buffer_id) {
+      *out = e;
+      return true;
+    }
+    exports_.erase(exports_.begin() + ptrdiff_t(i));  // freed since; the new one takes its place
+    break;
+  }
   CuIpcMemHandle handle;
-  if (driver_.mem_get_address_range(&base, &size, address(p)) != kCuSuccess ||
-      driver_.pointer_get_attributes(1, attribute, data, address(p)) != kCuSuccess ||
-      driver_.ipc_get_mem_handle(&handle, base) != kCuSuccess)
+  if (driver_.ipc_get_mem_handle(&handle, base) != kCuSuccess)
     return false;  // not an allocation IPC can share (a stream-ordered pool's, say)
   static_assert(sizeof handle.reserved == sizeof out->handle);
   std::memcpy(out->handle, handle.reserved, sizeof out->handle);
   out->base = base;
   out->size = size;
   out->buffer_id = buffer_id;
+  if (exports_.size() == kKeptExports) exports_.erase(exports_.begin());  // the oldest
+  exports_.push_back(*out);
   return true;
 }
 

@@ -70,6 +70,10 @@ class CudaMemory final : public DeviceMemory {
   std::mutex events_mutex_;
   std::vector<CopyEvent*> spare_events_;
   PinnedCache pinned_{size_t(64) << 20};  // staging chunks and collectives' slots, reused
+  // The allocations export_memory described, with their IPC handles, oldest first.
+  static constexpr size_t kKeptExports = 256;
+  std::mutex exports_mutex_;
+  std::vector<ExportedMemory> exports_;
   // The reduction kernels cannot run here (no kernel for this GPU's architecture, a driver the
   // runtime cannot use): set by the first launch that fails.
   std::atomic<bool> kernels_failed_{false};

@@ -23,6 +23,7 @@ TEST_CASE("cuda memory: a device buffer is exported as its whole allocation, wit
   std::vector<unsigned char> device(4096);
   const auto base = uint64_t(reinterpret_cast<uintptr_t>(device.data()));
   fake_driver::g_allocations = {{base, {4096, 42, false}}};
+  fake_driver::g_calls.clear();
   gpu::CudaMemory memory(fake_driver::table());
   ExportedMemory m;
   REQUIRE(memory.export_memory(device.data() + 1000, &m));
@@ -32,6 +33,18 @@ TEST_CASE("cuda memory: a device buffer is exported as its whole allocation, wit
   uint64_t named = 0;
   std::memcpy(&named, m.handle, sizeof named);
   CHECK(named == base);  // the handle of the allocation, not of the pointer inside it
+  // Exported again: the handle asked for the first time. Freed and allocated again at the same
+  // address (a new buffer id): a new one.
+  const auto handles = [] {
+    return std::count(fake_driver::g_calls.begin(), fake_driver::g_calls.end(), "get handle");
+  };
+  REQUIRE(memory.export_memory(device.data() + 2000, &m));
+  CHECK(m.buffer_id == 42);
+  CHECK(handles() == 1);
+  fake_driver::g_allocations = {{base, {4096, 44, false}}};
+  REQUIRE(memory.export_memory(device.data(), &m));
+  CHECK(m.buffer_id == 44);
+  CHECK(handles() == 2);
   // Memory of a stream-ordered pool cannot be shared; memory CUDA does not know is not device's.
   fake_driver::g_allocations = {{base, {4096, 43, true}}};
   CHECK_FALSE(memory.export_memory(device.data(), &m));
