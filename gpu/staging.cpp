@@ -65,6 +65,7 @@ Status DeviceReader::reach(size_t index) {
     first_ = next_ = index;
   }
   for (; first_ < index; ++first_) WEFT_TRY(chunks_.wait(first_ % depth));
+  next_ = std::max(next_, first_);  // chunks skipped without being started stay so
   const size_t chunk = chunks_.chunk_bytes();
   for (; next_ < chunk_count() && next_ < first_ + depth; ++next_) {
     const size_t at = next_ * chunk;

@@ -117,6 +117,24 @@ TEST_CASE("staging: a reader going back or jumping ahead still reads the right b
   CHECK_FALSE(reader.read(8 * 4096 - 10, out.data(), 11).ok());  // past the end
 }
 
+TEST_CASE("staging: a reader whose first read is a few chunks in starts there") {
+  LateCopyEngine engine;
+  const auto device = pattern(8 * 4096, 4);
+  std::vector<unsigned char> out(4096);
+  {
+    gpu::DeviceReader reader(engine, device.data(), device.size(), kShape);
+    REQUIRE(reader.read(2 * 4096, out.data(), 4096).ok());  // within the depth of chunk 0
+    CHECK(std::memcmp(out.data(), device.data() + 2 * 4096, 4096) == 0);
+    CHECK(reader.chunks_copied() == 3);  // chunks 2, 3 and 4: none before the first read
+    for (size_t c = 3; c < 8; ++c) {
+      REQUIRE(reader.read(c * 4096, out.data(), 4096).ok());
+      CHECK(std::memcmp(out.data(), device.data() + c * 4096, 4096) == 0);
+    }
+    CHECK(reader.chunks_copied() == 6);
+  }
+  CHECK(engine.waits == engine.started());
+}
+
 TEST_CASE("staging: a writer's chunks reach the device in any fragment order") {
   const auto host = pattern(9 * 4096 + 77, 11);
   const size_t fragment = GENERATE(size_t(1000), size_t(4096), size_t(6000));
