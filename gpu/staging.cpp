@@ -34,6 +34,7 @@ StagingChunks::Chunk& StagingChunks::at(size_t k) {
 }
 
 Status StagingChunks::start(size_t k, void* dst, const void* src, size_t n) {
+  WEFT_TRY(wait(k));  // the pipelines wait before reuse; a slip must not lose a copy under way
   Chunk& c = chunks_[k];
   ++copies_started_;
   WEFT_TRY(memory_.start_copy(dst, src, n, &c.copying));

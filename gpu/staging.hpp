@@ -35,7 +35,7 @@ class StagingChunks {
   size_t chunk_bytes() const { return chunk_bytes_; }
   // Chunk `k` of the ring; its host memory is allocated at the first use.
   Chunk& at(size_t k);
-  // Starts copying, with chunk `k` as one side (it must not be busy).
+  // Starts copying, with chunk `k` as one side (after its last copy, if any).
   Status start(size_t k, void* dst, const void* src, size_t n);
   // Waits for chunk `k`'s copy, if one is under way.
   Status wait(size_t k);
