@@ -69,6 +69,15 @@ size_t total_bytes(const TargetSpan& span) {
   return n;
 }
 
+void combine(const Combine& how, const unsigned char* in, unsigned char* inout, size_t bytes) {
+  if (how.no_op) return;
+  if (how.replace) {
+    std::memmove(inout, in, bytes);
+    return;
+  }
+  how.reduction->apply(in, inout, bytes / how.reduction->elem_size);
+}
+
 // Window memory in this process's GPU (Target::device): one copy for one run; for several, a
 // host mirror of the bytes they span (loaded, then stored back after a write), unless the holes
 // between them would make it far larger than the data.
@@ -100,19 +109,36 @@ Status device_transfer(const TargetSpan& span, unsigned char* packed, bool write
   return Status::success();
 }
 
-// Reads the span into host memory of its own, to be combined there and written back.
-Status device_fetch(const TargetSpan& span, std::unique_ptr<unsigned char[]>* current) {
-  current->reset(new unsigned char[total_bytes(span)]);
-  return device_transfer(span, current->get(), false);
-}
-
-void combine(const Combine& how, const unsigned char* in, unsigned char* inout, size_t bytes) {
-  if (how.no_op) return;
-  if (how.replace) {
-    std::memmove(inout, in, bytes);
-    return;
+// An accumulate into GPU memory (the caller holds the accumulate mutex). Without the old
+// contents wanted, a replace is a write, and a predefined reduction of one run of
+// kDeviceReduceMin bytes or more runs on the device (the origin's data copied there first, the
+// kernels of gpu/device_reduce.cu); the rest combine on a host copy written back.
+constexpr size_t kDeviceReduceMin = 65536;
+Status device_accumulate(const TargetSpan& span, const unsigned char* packed, const Combine& how,
+                         unsigned char* old) {
+  if (old == nullptr && how.no_op) return Status::success();
+  if (old == nullptr && how.replace)
+    return device_transfer(span, const_cast<unsigned char*>(packed), true);
+  gpu::DeviceMemory& memory = *gpu::device_memory();
+  const size_t bytes = total_bytes(span);
+  if (old == nullptr && span.run_count == 1 && bytes >= kDeviceReduceMin &&
+      how.reduction != nullptr && memory.can_reduce(*how.reduction)) {
+    if (void* operand = memory.allocate_device(bytes); operand != nullptr) {
+      Status s = memory.copy(operand, packed, bytes);
+      if (s.ok())
+        s = memory.reduce(*how.reduction, operand,
+                          local_address(*span.target, span.address) + span.runs[0].offset,
+                          bytes / how.reduction->elem_size);
+      memory.free_device(operand);
+      return s;
+    }
   }
-  how.reduction->apply(in, inout, bytes / how.reduction->elem_size);
+  std::unique_ptr<unsigned char[]> current(new unsigned char[bytes]);
+  WEFT_TRY(device_transfer(span, current.get(), false));
+  if (old != nullptr) std::memcpy(old, current.get(), bytes);
+  if (how.no_op) return Status::success();
+  combine(how, packed, current.get(), bytes);
+  return device_transfer(span, current.get(), true);
 }
 
 }  // namespace
@@ -160,21 +186,15 @@ Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, cons
     }
     return Status::success();
   }
-  // Another process's memory, or GPU memory: fetch it, combine here, write it back, all under the
-  // mutex.
+  if (t.device) return device_accumulate(span, packed, how, old);
+  // Another process's memory: fetch it, combine here, write it back, all under the mutex.
   const size_t bytes = total_bytes(span);
-  std::unique_ptr<unsigned char[]> current;
-  if (t.device) {
-    WEFT_TRY(device_fetch(span, &current));
-  } else {
-    current.reset(new unsigned char[bytes]);
-    WEFT_TRY(cma_transfer(span, current.get(), false));
-  }
+  std::unique_ptr<unsigned char[]> current(new unsigned char[bytes]);
+  WEFT_TRY(cma_transfer(span, current.get(), false));
   if (old != nullptr) std::memcpy(old, current.get(), bytes);
   if (how.no_op) return Status::success();
   combine(how, packed, current.get(), bytes);
-  return t.device ? device_transfer(span, current.get(), true)
-                  : cma_transfer(span, current.get(), true);
+  return cma_transfer(span, current.get(), true);
 }
 
 Status compare_and_swap(const TargetSpan& span, const void* value, const void* compare, void* old,

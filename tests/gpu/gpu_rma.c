@@ -17,7 +17,8 @@
 
 #include "gpu_common.h"
 
-enum { kN = 4096 }; /* doubles per window */
+/* Doubles per window: 64 KiB, so that an accumulate of all of it may run on the GPU. */
+enum { kN = 8192 };
 
 typedef struct {
   MemKind window; /* MEM_DEVICE: MPI_Win_create on device memory */

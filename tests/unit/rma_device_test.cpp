@@ -129,3 +129,51 @@ TEST_CASE("rma device window: accumulates and compare-and-swap combine on a host
   CHECK(w.now()[2] == 42.0);
   gpu::set_device_memory(nullptr);
 }
+
+TEST_CASE("rma device window: a large contiguous sum runs on the device, a replace is a write") {
+  test::GuardedDeviceMemory memory(true);  // with "kernels"
+  gpu::set_device_memory(&memory);
+  DeviceWindow w(memory);
+  Reduction sum;
+  sum.kernel = predefined_kernel(MPI_SUM, MPI_DOUBLE, sizeof(double));
+  sum.op = MPI_SUM;
+  sum.datatype = MPI_DOUBLE;
+  sum.elem_size = sizeof(double);
+  rma::Combine how;
+  how.reduction = &sum;
+  how.op = MPI_SUM;
+  how.basic = MPI_DOUBLE;
+  const size_t n = 65536 / 8;  // the smallest that goes to the device
+  const std::vector<Run> run = {{0, n * 8}};
+  const std::vector<double> add(n, 1.5);
+  memory.copies = memory.reductions = 0;
+  REQUIRE(rma::accumulate_runs(w.span(run, 8), reinterpret_cast<const unsigned char*>(add.data()),
+                               how, nullptr)
+              .ok());
+  CHECK(memory.reductions == 1);
+  CHECK(memory.copies == 1);  // the origin's data to the device, nothing back
+  auto now = w.now();
+  for (size_t i = 0; i < n; ++i) REQUIRE(now[1 + i] == w.host[1 + i] + 1.5);
+  CHECK(now[0] == w.host[0]);
+  CHECK(now[1 + n] == w.host[1 + n]);
+  // One element fewer: combined on a host copy.
+  const std::vector<Run> smaller = {{0, (n - 1) * 8}};
+  memory.copies = memory.reductions = 0;
+  REQUIRE(rma::accumulate_runs(w.span(smaller, 8),
+                               reinterpret_cast<const unsigned char*>(add.data()), how, nullptr)
+              .ok());
+  CHECK(memory.reductions == 0);
+  CHECK(memory.copies == 2);
+  CHECK(w.now()[1] == w.host[1] + 3.0);
+  // MPI_REPLACE without the old contents: one write.
+  rma::Combine replace;
+  replace.replace = true;
+  replace.op = MPI_REPLACE;
+  memory.copies = 0;
+  REQUIRE(rma::accumulate_runs(w.span(run, 8), reinterpret_cast<const unsigned char*>(add.data()),
+                               replace, nullptr)
+              .ok());
+  CHECK(memory.copies == 1);
+  CHECK(w.now()[1] == 1.5);
+  gpu::set_device_memory(nullptr);
+}
