@@ -47,6 +47,22 @@ std::vector<Run> strided(size_t first) {
   return runs;
 }
 
+// MPI_SUM on doubles, bound as an accumulate binds it.
+struct DoubleSum {
+  DoubleSum() {
+    reduction.kernel = predefined_kernel(MPI_SUM, MPI_DOUBLE, sizeof(double));
+    reduction.op = MPI_SUM;
+    reduction.datatype = MPI_DOUBLE;
+    reduction.elem_size = sizeof(double);
+    how.reduction = &reduction;
+    how.op = MPI_SUM;
+    how.basic = MPI_DOUBLE;
+  }
+  DoubleSum(const DoubleSum&) = delete;
+  Reduction reduction;
+  rma::Combine how;
+};
+
 // Three doubles megabytes apart.
 const std::vector<Run> kFarApart = {{0, 8}, {ptrdiff_t(1) << 20, 8}, {ptrdiff_t(3) << 20, 8}};
 
@@ -97,15 +113,8 @@ TEST_CASE("rma device window: accumulates and compare-and-swap combine on a host
   test::GuardedDeviceMemory memory(false);
   gpu::set_device_memory(&memory);
   DeviceWindow w(memory);
-  Reduction sum;
-  sum.kernel = predefined_kernel(MPI_SUM, MPI_DOUBLE, sizeof(double));
-  sum.op = MPI_SUM;
-  sum.datatype = MPI_DOUBLE;
-  sum.elem_size = sizeof(double);
-  rma::Combine how;
-  how.reduction = &sum;
-  how.op = MPI_SUM;
-  how.basic = MPI_DOUBLE;
+  const DoubleSum sum;
+  const rma::Combine& how = sum.how;
   const auto runs = strided(0);
   std::vector<double> add(100, 0.25), old(100);
   REQUIRE(rma::accumulate_runs(w.span(runs), reinterpret_cast<const unsigned char*>(add.data()),
@@ -134,15 +143,8 @@ TEST_CASE("rma device window: a large contiguous sum runs on the device, a repla
   test::GuardedDeviceMemory memory(true);  // with "kernels"
   gpu::set_device_memory(&memory);
   DeviceWindow w(memory);
-  Reduction sum;
-  sum.kernel = predefined_kernel(MPI_SUM, MPI_DOUBLE, sizeof(double));
-  sum.op = MPI_SUM;
-  sum.datatype = MPI_DOUBLE;
-  sum.elem_size = sizeof(double);
-  rma::Combine how;
-  how.reduction = &sum;
-  how.op = MPI_SUM;
-  how.basic = MPI_DOUBLE;
+  const DoubleSum sum;
+  const rma::Combine& how = sum.how;
   const size_t n = 65536 / 8;  // the smallest that goes to the device
   const std::vector<Run> run = {{0, n * 8}};
   const std::vector<double> add(n, 1.5);
