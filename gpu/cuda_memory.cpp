@@ -171,13 +171,17 @@ Status CudaMemory::wait_copy(CopyStarted started) {
 }
 
 void* CudaMemory::allocate_device(size_t bytes) {
+  bytes = bytes == 0 ? 1 : bytes;
+  if (void* kept = device_.take(bytes); kept != nullptr) return kept;
   CuDevicePtr p = 0;
-  if (!enter().ok() || driver_.mem_alloc(&p, bytes == 0 ? 1 : bytes) != kCuSuccess) return nullptr;
+  if (!enter().ok() || driver_.mem_alloc(&p, bytes) != kCuSuccess) return nullptr;
+  device_.lend(reinterpret_cast<void*>(uintptr_t(p)), bytes);
   return reinterpret_cast<void*>(uintptr_t(p));
 }
 
+// Weft's device work is done when its calls return, so a block given back is idle.
 void CudaMemory::free_device(void* p) {
-  if (p != nullptr && enter().ok()) driver_.mem_free(address(p));
+  if (p != nullptr && !device_.give_back(p) && enter().ok()) driver_.mem_free(address(p));
 }
 
 void* CudaMemory::allocate_pinned(size_t bytes) {

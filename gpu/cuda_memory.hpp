@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "gpu/block_cache.hpp"
 #include "gpu/cuda_driver.hpp"
 #include "gpu/memory.hpp"
-#include "gpu/pinned_cache.hpp"
 
 namespace weft::gpu {
 
@@ -69,7 +69,8 @@ class CudaMemory final : public DeviceMemory {
   };
   std::mutex events_mutex_;
   std::vector<CopyEvent*> spare_events_;
-  PinnedCache pinned_{size_t(64) << 20};  // staging chunks and collectives' slots, reused
+  BlockCache pinned_{size_t(64) << 20};  // staging chunks and collectives' slots, reused
+  BlockCache device_{size_t(64) << 20};  // device scratch (one-sided, NCCL staging), reused
   // The allocations export_memory described, with their IPC handles, oldest first.
   static constexpr size_t kKeptExports = 256;
   std::mutex exports_mutex_;

@@ -155,6 +155,21 @@ TEST_CASE("cuda memory: a started copy is waited for on an event of its own, kep
   CHECK(memory.wait_copy(none).ok());
 }
 
+TEST_CASE("cuda memory: device blocks given back are kept and lent again, not freed each time") {
+  gpu::CudaMemory memory(fake_driver::table());
+  fake_driver::g_calls.clear();
+  void* p = memory.allocate_device(65536);
+  memory.free_device(p);
+  CHECK(memory.allocate_device(65536) == p);  // no cuMemFree (which waits for the device)
+  CHECK(fake_driver::g_calls == std::vector<std::string>{"alloc 65536"});
+  void* big1 = memory.allocate_device(size_t(40) << 20);
+  void* big2 = memory.allocate_device(size_t(40) << 20);
+  memory.free_device(big1);
+  memory.free_device(big2);  // would pass 64 MiB kept: freed
+  CHECK(fake_driver::g_calls.back() == "free");
+  memory.free_device(p);
+}
+
 TEST_CASE("cuda memory: pinned blocks given back are kept and lent again, up to 64 MiB") {
   gpu::CudaMemory memory(fake_driver::table());
   fake_driver::g_calls.clear();

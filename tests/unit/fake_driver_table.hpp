@@ -99,6 +99,17 @@ inline gpu::CuResult free_host(void* p) {
   delete[] static_cast<unsigned char*>(p);
   return gpu::kCuSuccess;
 }
+// Device memory: host memory here, each allocation and release noted.
+inline gpu::CuResult device_alloc(gpu::CuDevicePtr* p, size_t bytes) {
+  g_calls.push_back("alloc " + std::to_string(bytes));
+  *p = gpu::CuDevicePtr(reinterpret_cast<uintptr_t>(new unsigned char[bytes]));
+  return gpu::kCuSuccess;
+}
+inline gpu::CuResult device_free(gpu::CuDevicePtr p) {
+  g_calls.push_back("free");
+  delete[] reinterpret_cast<unsigned char*>(uintptr_t(p));
+  return gpu::kCuSuccess;
+}
 inline gpu::CuResult copy(gpu::CuDevicePtr dst, gpu::CuDevicePtr src, size_t bytes,
                           gpu::CuStream s) {
   g_copy_streams.push_back(s);
@@ -147,6 +158,8 @@ inline gpu::CudaDriver table() {
   d.event_synchronize = event_sync;
   d.mem_host_alloc = host_alloc;
   d.mem_free_host = free_host;
+  d.mem_alloc = device_alloc;
+  d.mem_free = device_free;
   d.ipc_get_mem_handle = get_handle;
   d.ipc_open_mem_handle = open_handle;
   d.ipc_close_mem_handle = close_handle;

@@ -1,7 +1,7 @@
 // Staging pipelines (gpu/staging.hpp) over a fake copy engine whose started copies run as late as
 // CUDA allows: only when waited for (or when a later copy on the stream is). A pipeline that reads
 // a chunk before waiting for it, or refills one whose copy has not run, gets wrong bytes here.
-// Also the cache of pinned blocks (gpu/pinned_cache.hpp).
+// Also the cache of driver memory blocks (gpu/block_cache.hpp).
 #include "gpu/staging.hpp"
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include <deque>
 #include <vector>
 
-#include "gpu/pinned_cache.hpp"
+#include "gpu/block_cache.hpp"
 #include "inert_device_memory.hpp"
 
 using namespace weft;
@@ -227,8 +227,8 @@ TEST_CASE("staging: a write past the buffer's end is refused") {
   CHECK(engine.started() == 0);
 }
 
-TEST_CASE("pinned cache: blocks given back are lent again for the same size, up to its capacity") {
-  gpu::PinnedCache cache(3000);
+TEST_CASE("block cache: blocks given back are lent again for the same size, up to its capacity") {
+  gpu::BlockCache cache(3000);
   int a = 0, b = 0, c = 0;
   CHECK(cache.take(1000) == nullptr);
   cache.lend(&a, 1000);

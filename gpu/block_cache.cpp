@@ -1,9 +1,9 @@
-// PinnedCache (gpu/pinned_cache.hpp): exact sizes, first kept first found.
-#include "gpu/pinned_cache.hpp"
+// BlockCache (gpu/block_cache.hpp): exact sizes, first kept first found.
+#include "gpu/block_cache.hpp"
 
 namespace weft::gpu {
 
-void* PinnedCache::take(size_t bytes) {
+void* BlockCache::take(size_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t i = 0; i < kept_.size(); ++i) {
     if (kept_[i].second != bytes) continue;
@@ -16,12 +16,12 @@ void* PinnedCache::take(size_t bytes) {
   return nullptr;
 }
 
-void PinnedCache::lend(void* p, size_t bytes) {
+void BlockCache::lend(void* p, size_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   lent_.emplace(p, bytes);
 }
 
-bool PinnedCache::give_back(void* p) {
+bool BlockCache::give_back(void* p) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = lent_.find(p);
   if (it == lent_.end()) return false;

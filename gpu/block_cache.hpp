@@ -1,6 +1,7 @@
-// Pinned host blocks kept for reuse: pinning costs the driver far more than the copies through
-// the memory (cuMemHostAlloc of a few MiB takes milliseconds), and staging asks for the same
-// chunk sizes again and again.
+// Blocks of driver memory given back, kept for the next request of the same size: pinning host
+// memory costs far more than the copies through it (cuMemHostAlloc of a few MiB takes
+// milliseconds), cuMemFree waits for the whole device, and staging chunks, collectives' slots and
+// device scratch are asked for in the same sizes again and again.
 #pragma once
 #include <cstddef>
 #include <mutex>
@@ -9,9 +10,9 @@
 
 namespace weft::gpu {
 
-class PinnedCache {
+class BlockCache {
  public:
-  explicit PinnedCache(size_t keep_bytes) : keep_bytes_(keep_bytes) {}
+  explicit BlockCache(size_t keep_bytes) : keep_bytes_(keep_bytes) {}
   // A block of exactly `bytes` given back before, now lent again; null when none is kept.
   void* take(size_t bytes);
   // Records that `p`, just allocated with `bytes`, is lent.
