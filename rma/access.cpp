@@ -109,64 +109,67 @@ Status device_transfer(const TargetSpan& span, unsigned char* packed, bool write
   return Status::success();
 }
 
-// An accumulate into GPU memory (the caller holds the accumulate mutex). Without the old
-// contents wanted, a replace is a write, and a predefined reduction of one run of
-// kDeviceReduceMin bytes or more runs on the device (the origin's data copied there first, the
-// kernels of gpu/device_reduce.cu); the rest combine on a host copy written back.
+// How bytes reach target memory this process cannot load or store: another process's by
+// cross-memory attach, this process's GPU memory by the device's copies.
+using Transfer = Status (*)(const TargetSpan& span, unsigned char* packed, bool write);
+Transfer transfer_of(const Target& t) { return t.device ? device_transfer : cma_transfer; }
+
+// The accumulates into GPU memory that need no host copy of the target (the caller holds the
+// accumulate mutex): true, with their outcome in *status, when `how` is one. Without the old
+// contents wanted, a no-op does nothing, a replace is a write, and a predefined reduction of one
+// run of kDeviceReduceMin bytes or more runs on the device (the origin's data copied there
+// first, the kernels of gpu/device_reduce.cu).
 constexpr size_t kDeviceReduceMin = 65536;
-Status device_accumulate(const TargetSpan& span, const unsigned char* packed, const Combine& how,
-                         unsigned char* old) {
-  if (old == nullptr && how.no_op) return Status::success();
-  if (old == nullptr && how.replace)
-    return device_transfer(span, const_cast<unsigned char*>(packed), true);
+bool accumulated_on_device(const TargetSpan& span, const unsigned char* packed, const Combine& how,
+                           Status* status) {
+  if (how.no_op) {
+    *status = Status::success();
+    return true;
+  }
+  if (how.replace) {
+    *status = device_transfer(span, const_cast<unsigned char*>(packed), true);
+    return true;
+  }
   gpu::DeviceMemory& memory = *gpu::device_memory();
   const size_t bytes = total_bytes(span);
-  if (old == nullptr && span.run_count == 1 && bytes >= kDeviceReduceMin &&
-      how.reduction != nullptr && memory.can_reduce(*how.reduction)) {
-    if (void* operand = memory.allocate_device(bytes); operand != nullptr) {
-      Status s = memory.copy(operand, packed, bytes);
-      if (s.ok())
-        s = memory.reduce(*how.reduction, operand,
-                          local_address(*span.target, span.address) + span.runs[0].offset,
-                          bytes / how.reduction->elem_size);
-      memory.free_device(operand);
-      return s;
-    }
-  }
-  std::unique_ptr<unsigned char[]> current(new unsigned char[bytes]);
-  WEFT_TRY(device_transfer(span, current.get(), false));
-  if (old != nullptr) std::memcpy(old, current.get(), bytes);
-  if (how.no_op) return Status::success();
-  combine(how, packed, current.get(), bytes);
-  return device_transfer(span, current.get(), true);
+  if (span.run_count != 1 || bytes < kDeviceReduceMin || how.reduction == nullptr ||
+      !memory.can_reduce(*how.reduction))
+    return false;
+  void* operand = memory.allocate_device(bytes);
+  if (operand == nullptr) return false;
+  *status = memory.copy(operand, packed, bytes);
+  if (status->ok())
+    *status = memory.reduce(*how.reduction, operand,
+                            local_address(*span.target, span.address) + span.runs[0].offset,
+                            bytes / how.reduction->elem_size);
+  memory.free_device(operand);
+  return true;
 }
 
 }  // namespace
 
 Status write_runs(const TargetSpan& span, const unsigned char* packed) {
   const Target& t = *span.target;
-  if (t.device) return device_transfer(span, const_cast<unsigned char*>(packed), true);
-  if (t.reach == Reach::kMapped) {
+  if (t.reach == Reach::kMapped && !t.device) {
     for (const Run& r : span) {
       std::memcpy(local_address(t, span.address + uint64_t(r.offset)), packed, r.bytes);
       packed += r.bytes;
     }
     return Status::success();
   }
-  return cma_transfer(span, const_cast<unsigned char*>(packed), true);
+  return transfer_of(t)(span, const_cast<unsigned char*>(packed), true);
 }
 
 Status read_runs(const TargetSpan& span, unsigned char* packed) {
   const Target& t = *span.target;
-  if (t.device) return device_transfer(span, packed, false);
-  if (t.reach == Reach::kMapped) {
+  if (t.reach == Reach::kMapped && !t.device) {
     for (const Run& r : span) {
       std::memcpy(packed, local_address(t, span.address + uint64_t(r.offset)), r.bytes);
       packed += r.bytes;
     }
     return Status::success();
   }
-  return cma_transfer(span, packed, false);
+  return transfer_of(t)(span, packed, false);
 }
 
 Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, const Combine& how,
@@ -186,15 +189,18 @@ Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, cons
     }
     return Status::success();
   }
-  if (t.device) return device_accumulate(span, packed, how, old);
-  // Another process's memory: fetch it, combine here, write it back, all under the mutex.
+  if (Status done; t.device && old == nullptr && accumulated_on_device(span, packed, how, &done))
+    return done;
+  // Another process's memory, or GPU memory: fetch it, combine here, write it back, all under
+  // the mutex.
+  const Transfer transfer = transfer_of(t);
   const size_t bytes = total_bytes(span);
   std::unique_ptr<unsigned char[]> current(new unsigned char[bytes]);
-  WEFT_TRY(cma_transfer(span, current.get(), false));
+  WEFT_TRY(transfer(span, current.get(), false));
   if (old != nullptr) std::memcpy(old, current.get(), bytes);
   if (how.no_op) return Status::success();
   combine(how, packed, current.get(), bytes);
-  return cma_transfer(span, current.get(), true);
+  return transfer(span, current.get(), true);
 }
 
 Status compare_and_swap(const TargetSpan& span, const void* value, const void* compare, void* old,
@@ -207,15 +213,10 @@ Status compare_and_swap(const TargetSpan& span, const void* value, const void* c
     if (std::memcmp(at, compare, bytes) == 0) std::memcpy(at, value, bytes);
     return Status::success();
   }
-  auto* value_bytes = static_cast<unsigned char*>(const_cast<void*>(value));
-  if (t.device) {
-    WEFT_TRY(device_transfer(span, static_cast<unsigned char*>(old), false));
-    if (std::memcmp(old, compare, bytes) != 0) return Status::success();
-    return device_transfer(span, value_bytes, true);
-  }
-  WEFT_TRY(cma_transfer(span, static_cast<unsigned char*>(old), false));
+  const Transfer transfer = transfer_of(t);
+  WEFT_TRY(transfer(span, static_cast<unsigned char*>(old), false));
   if (std::memcmp(old, compare, bytes) != 0) return Status::success();
-  return cma_transfer(span, value_bytes, true);
+  return transfer(span, static_cast<unsigned char*>(const_cast<void*>(value)), true);
 }
 
 }  // namespace weft::rma
