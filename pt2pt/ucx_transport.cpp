@@ -129,8 +129,8 @@ class UcxTransport final : public Transport {
     st = ucp_context_query(context_, &attr);
     if (st != UCS_OK) return ucx_error("ucp_context_query", st);
     cuda_memory_ = ucx_moves_cuda_memory(attr.memory_types);
-    // Without CUDA in UCX, device memory is packed piece by piece (pt2pt/ucx_device_memory.hpp)
-    // where device buffers can exist at all.
+    // Without CUDA in UCX, device memory goes through a staging pipeline
+    // (pt2pt/ucx_device_memory.hpp) where device buffers can exist at all.
     if (!cuda_memory_ && o.pack_device_memory && gpu::device_memory() != nullptr) {
       staging_ = o.staging;
       st = make_device_bytes_datatype(&staging_, &device_bytes_);
@@ -155,8 +155,8 @@ class UcxTransport final : public Transport {
 
   // Device buffers go to UCX as they are where it moves CUDA memory (GPUDirect RDMA, CUDA IPC
   // and its own staging pipeline underneath), whatever their size; else, from kPackMin bytes,
-  // packed piece by piece (smaller ones pt2pt stages in one copy, and sends and receives below
-  // that size never ask where their buffer lives).
+  // through Weft's staging pipeline (smaller ones pt2pt stages in one copy, and sends and
+  // receives below that size never ask where their buffer lives).
   bool takes_device_memory(int, size_t bytes) const override {
     return cuda_memory_ || (packs_device_memory_ && bytes >= kPackMin);
   }
@@ -399,7 +399,6 @@ class UcxTransport final : public Transport {
 };
 
 }  // namespace
-
 
 Status make_ucx_transport(const UcxOptions& options, std::unique_ptr<Transport>* out) {
   auto t = std::make_unique<UcxTransport>();
