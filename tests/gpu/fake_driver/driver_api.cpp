@@ -18,15 +18,31 @@ std::atomic<bool> g_allocated{false};
 int g_primary_context_object;  // its address is the context handle
 thread_local CuContext t_current = nullptr;
 
-std::mutex g_streams_mutex;
-std::set<CuStream> g_streams;
-std::mutex g_events_mutex;
-std::set<CuEvent> g_events;
+// The streams or the events the driver made and did not destroy yet: each a distinct address.
+class Handles {
+ public:
+  void* make() {
+    void* made = new char;
+    std::lock_guard<std::mutex> lock(mutex_);
+    live_.insert(made);
+    return made;
+  }
+  bool knows(void* handle) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return live_.count(handle) != 0;
+  }
+  bool destroy(void* handle) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (live_.erase(handle) == 0) return false;
+    delete static_cast<char*>(handle);
+    return true;
+  }
 
-bool known_event(CuEvent event) {
-  std::lock_guard<std::mutex> lock(g_events_mutex);
-  return g_events.count(event) != 0;
-}
+ private:
+  std::mutex mutex_;
+  std::set<void*> live_;
+};
+Handles g_streams, g_events;
 
 // The special stream handles of cuda.h: CU_STREAM_LEGACY and CU_STREAM_PER_THREAD.
 const CuStream kStreamLegacy = reinterpret_cast<CuStream>(uintptr_t{1});
@@ -65,8 +81,7 @@ CuContext primary_context() { return &g_primary_context_object; }
 
 bool known_stream(CuStream stream) {
   if (stream == nullptr || stream == kStreamLegacy || stream == kStreamPerThread) return true;
-  std::lock_guard<std::mutex> lock(g_streams_mutex);
-  return g_streams.count(stream) != 0;
+  return g_streams.knows(stream);
 }
 
 }  // namespace fake_cuda
@@ -153,10 +168,7 @@ FAKE_CUDA_API CuResult cuCtxSynchronize() { return require_context(); }
 FAKE_CUDA_API CuResult cuStreamCreate(CuStream* stream, unsigned flags) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
   if (stream == nullptr || flags > 1) return kErrorInvalidValue;  // CU_STREAM_NON_BLOCKING is 1
-  CuStream made = new char;                                       // a distinct address per stream
-  std::lock_guard<std::mutex> lock(g_streams_mutex);
-  g_streams.insert(made);
-  *stream = made;
+  *stream = g_streams.make();
   return kSuccess;
 }
 
@@ -167,10 +179,7 @@ FAKE_CUDA_API CuResult cuStreamSynchronize(CuStream stream) {
 
 FAKE_CUDA_API CuResult cuStreamDestroy_v2(CuStream stream) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  std::lock_guard<std::mutex> lock(g_streams_mutex);
-  if (g_streams.erase(stream) == 0) return kErrorInvalidHandle;
-  delete static_cast<char*>(stream);
-  return kSuccess;
+  return g_streams.destroy(stream) ? kSuccess : kErrorInvalidHandle;
 }
 
 // An event marks a point in a stream; every copy is done when its call returns, so every
@@ -178,29 +187,23 @@ FAKE_CUDA_API CuResult cuStreamDestroy_v2(CuStream stream) {
 FAKE_CUDA_API CuResult cuEventCreate(CuEvent* event, unsigned flags) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
   if (event == nullptr || flags > 0xF) return kErrorInvalidValue;
-  CuEvent made = new char;
-  std::lock_guard<std::mutex> lock(g_events_mutex);
-  g_events.insert(made);
-  *event = made;
+  *event = g_events.make();
   return kSuccess;
 }
 
 FAKE_CUDA_API CuResult cuEventRecord(CuEvent event, CuStream stream) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  return known_event(event) && known_stream(stream) ? kSuccess : kErrorInvalidHandle;
+  return g_events.knows(event) && known_stream(stream) ? kSuccess : kErrorInvalidHandle;
 }
 
 FAKE_CUDA_API CuResult cuEventSynchronize(CuEvent event) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  return known_event(event) ? kSuccess : kErrorInvalidHandle;
+  return g_events.knows(event) ? kSuccess : kErrorInvalidHandle;
 }
 
 FAKE_CUDA_API CuResult cuEventDestroy_v2(CuEvent event) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  std::lock_guard<std::mutex> lock(g_events_mutex);
-  if (g_events.erase(event) == 0) return kErrorInvalidHandle;
-  delete static_cast<char*>(event);
-  return kSuccess;
+  return g_events.destroy(event) ? kSuccess : kErrorInvalidHandle;
 }
 
 FAKE_CUDA_API CuResult cuGetErrorName(CuResult error, const char** text) {
