@@ -78,7 +78,7 @@ Status CudaMemory::failed(const char* what, CuResult error) const {
                        std::string(what) + " failed: " + cuda_error_text(driver_, error));
 }
 
-Status CudaMemory::enter(CuStream* stream) {
+Status CudaMemory::enter(CuStream* stream, CuContext* context) {
   CuContext current = nullptr;
   std::lock_guard<std::mutex> lock(enter_mutex_);
   if (driver_.ctx_get_current(&current) != kCuSuccess || current == nullptr) {
@@ -90,9 +90,10 @@ Status CudaMemory::enter(CuStream* stream) {
     if (e != kCuSuccess) return failed("cuCtxSetCurrent", e);
     current = primary_;
   }
+  if (context != nullptr) *context = current;
   if (stream == nullptr) return Status::success();
-  for (const auto& [context, s] : streams_) {
-    if (context == current) {
+  for (const auto& [made_in, s] : streams_) {
+    if (made_in == current) {
       *stream = s;
       return Status::success();
     }
@@ -140,9 +141,8 @@ Status CudaMemory::start_copy(void* dst, const void* src, size_t bytes, CopyStar
   *started = nullptr;
   if (bytes == 0 || dst == src) return Status::success();
   CuStream stream = nullptr;
-  WEFT_TRY(enter(&stream));
   CuContext context = nullptr;
-  driver_.ctx_get_current(&context);
+  WEFT_TRY(enter(&stream, &context));
   CopyEvent* mark = take_event(context);
   if (mark == nullptr) return copy(dst, src, bytes);  // no event to wait on: copied at once
   CuResult e = driver_.memcpy_async(address(dst), address(src), bytes, stream);

@@ -39,8 +39,9 @@ class CudaMemory final : public DeviceMemory {
  private:
   // Makes a context current on the calling thread (the first device's primary context when the
   // application has none current) and, with `stream`, gives Weft's stream in that context (made
-  // at its first use there: a process may drive several GPUs, a context each).
-  Status enter(CuStream* stream = nullptr);
+  // at its first use there: a process may drive several GPUs, a context each), with `context`
+  // the context.
+  Status enter(CuStream* stream = nullptr, CuContext* context = nullptr);
   // Whether the application has started using CUDA: until it has initialised the driver and a
   // primary context is active (or a context is current), no device buffer can exist, and host
   // buffers are not looked up at all. Costs one driver call per buffer until then.
