@@ -12,16 +12,6 @@
 static const size_t kBlocks[] = {8, 100000, 1u << 20};
 enum { kNumBlocks = sizeof kBlocks / sizeof kBlocks[0], kGap = 16 };
 
-/* A device buffer of `bytes` holding `rank`'s pattern from offset 0. */
-static unsigned char* pattern_on_device(int rank, size_t bytes, int salt) {
-  unsigned char* host = malloc(bytes + 1);
-  for (size_t i = 0; i < bytes; ++i) host[i] = pattern_byte(rank, i, salt);
-  unsigned char* buf = mem_alloc(MEM_DEVICE, bytes);
-  mem_copy(buf, host, bytes);
-  free(host);
-  return buf;
-}
-
 static unsigned char* zeroed_device(size_t bytes) {
   unsigned char* buf = mem_alloc(MEM_DEVICE, bytes);
   mem_set(MEM_DEVICE, buf, 0, bytes);
@@ -53,11 +43,11 @@ static size_t layout(size_t b, int shift, int* counts, int* displs) {
 
 static void bcasts(size_t b, int salt) {
   int root = 1 % g_size;
-  unsigned char* buf = g_rank == root ? pattern_on_device(root, b, salt) : zeroed_device(b);
+  unsigned char* buf = g_rank == root ? pattern_in(MEM_DEVICE, b, root, salt) : zeroed_device(b);
   check_mpi(MPI_Bcast(buf, (int)b, MPI_BYTE, root, MPI_COMM_WORLD), "MPI_Bcast");
   check_block("Bcast", buf, b, root, 0, salt);
   mem_free(MEM_DEVICE, buf);
-  buf = g_rank == 0 ? pattern_on_device(0, b, salt + 1) : zeroed_device(b);
+  buf = g_rank == 0 ? pattern_in(MEM_DEVICE, b, 0, salt + 1) : zeroed_device(b);
   MPI_Request request;
   check_mpi(MPI_Ibcast(buf, (int)b, MPI_BYTE, 0, MPI_COMM_WORLD, &request), "MPI_Ibcast");
   check_mpi(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait(Ibcast)");
@@ -67,7 +57,7 @@ static void bcasts(size_t b, int salt) {
 
 static void gathers(size_t b, int salt) {
   size_t n = (size_t)g_size;
-  unsigned char* send = pattern_on_device(g_rank, b, salt);
+  unsigned char* send = pattern_in(MEM_DEVICE, b, g_rank, salt);
   unsigned char* recv = zeroed_device(n * b);
   check_mpi(MPI_Allgather(send, (int)b, MPI_BYTE, recv, (int)b, MPI_BYTE, MPI_COMM_WORLD),
             "MPI_Allgather");
@@ -88,7 +78,7 @@ static void gathers(size_t b, int salt) {
   int* counts = malloc(n * sizeof(int));
   int* displs = malloc(n * sizeof(int));
   size_t span = layout(b, 0, counts, displs);
-  send = pattern_on_device(g_rank, (size_t)counts[g_rank], salt + 1);
+  send = pattern_in(MEM_DEVICE, (size_t)counts[g_rank], g_rank, salt + 1);
   recv = zeroed_device(span);
   check_mpi(MPI_Allgatherv(send, counts[g_rank], MPI_BYTE, recv, counts, displs, MPI_BYTE,
                            MPI_COMM_WORLD), "MPI_Allgatherv");
@@ -110,7 +100,7 @@ static void gathers(size_t b, int salt) {
 /* Puts rank r's pattern, counts[r] bytes, at buf + displs[r] for every rank r. */
 static void place_patterns(unsigned char* buf, const int* counts, const int* displs, int salt) {
   for (int r = 0; r < g_size; ++r) {
-    unsigned char* block = pattern_on_device(r, (size_t)counts[r], salt);
+    unsigned char* block = pattern_in(MEM_DEVICE, (size_t)counts[r], r, salt);
     mem_copy(buf + displs[r], block, (size_t)counts[r]);
     mem_free(MEM_DEVICE, block);
   }
@@ -161,7 +151,7 @@ static void check_from_peers(const char* what, const unsigned char* recv, const 
  * r's block in s's layout, and r checks it at that offset. */
 static void alltoalls(size_t b, int salt) {
   size_t n = (size_t)g_size;
-  unsigned char* send = pattern_on_device(g_rank, n * b, salt);
+  unsigned char* send = pattern_in(MEM_DEVICE, n * b, g_rank, salt);
   unsigned char* recv = zeroed_device(n * b);
   check_mpi(MPI_Alltoall(send, (int)b, MPI_BYTE, recv, (int)b, MPI_BYTE, MPI_COMM_WORLD),
             "MPI_Alltoall");
@@ -175,7 +165,7 @@ static void alltoalls(size_t b, int salt) {
   int *sdispls = scounts + n, *rcounts = scounts + 2 * n, *rdispls = scounts + 3 * n;
   size_t send_span = layout(b, g_rank, scounts, sdispls);
   size_t recv_span = layout(b, g_rank, rcounts, rdispls);
-  send = pattern_on_device(g_rank, send_span, salt + 1);
+  send = pattern_in(MEM_DEVICE, send_span, g_rank, salt + 1);
   recv = zeroed_device(recv_span);
   check_mpi(MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, recv, rcounts, rdispls, MPI_BYTE,
                           MPI_COMM_WORLD), "MPI_Alltoallv");

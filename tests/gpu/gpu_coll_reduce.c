@@ -11,17 +11,6 @@
 static const size_t kCounts[] = {1, 1000, 262144}; /* up to 1 MiB of float per rank */
 enum { kNumCounts = sizeof kCounts / sizeof kCounts[0] };
 
-/* A buffer of `kind` holding this rank's values first..first+n-1 for test `salt`. */
-static void* values_in(MemKind kind, MPI_Datatype type, size_t n, size_t first, int salt) {
-  size_t bytes = n * type_bytes(type);
-  void* host = malloc(bytes ? bytes : 1);
-  fill_values(type, host, n, g_rank, first, salt);
-  void* buf = mem_alloc(kind, bytes);
-  mem_copy(buf, host, bytes);
-  free(host);
-  return buf;
-}
-
 /* Copies n elements of `buf` to the host and compares them with the host reduction over ranks
  * first_rank..last_rank of elements first..first+n-1. */
 static void check_reduced(const char* what, MPI_Datatype type, MPI_Op op, const void* buf,
@@ -38,7 +27,7 @@ static void check_reduced(const char* what, MPI_Datatype type, MPI_Op op, const 
 }
 
 static void allreduce(MPI_Datatype type, MPI_Op op, size_t n, int salt) {
-  void* send = values_in(MEM_DEVICE, type, n, 0, salt);
+  void* send = values_in(MEM_DEVICE, type, n, g_rank, 0, salt);
   void* recv = mem_alloc(MEM_DEVICE, n * type_bytes(type));
   check_mpi(MPI_Allreduce(send, recv, (int)n, type, op, MPI_COMM_WORLD), "MPI_Allreduce");
   check_reduced("Allreduce", type, op, recv, n, 0, g_size - 1, 0, salt);
@@ -51,7 +40,7 @@ static void allreduce(MPI_Datatype type, MPI_Op op, size_t n, int salt) {
 
 static void reduce(MPI_Datatype type, MPI_Op op, size_t n, int salt) {
   int root = g_size - 1;
-  void* send = values_in(MEM_DEVICE, type, n, 0, salt);
+  void* send = values_in(MEM_DEVICE, type, n, g_rank, 0, salt);
   void* recv = mem_alloc(MEM_DEVICE, n * type_bytes(type));
   check_mpi(MPI_Reduce(send, recv, (int)n, type, op, root, MPI_COMM_WORLD), "MPI_Reduce");
   if (g_rank == root) check_reduced("Reduce", type, op, recv, n, 0, g_size - 1, 0, salt);
@@ -65,7 +54,7 @@ static void reduce(MPI_Datatype type, MPI_Op op, size_t n, int salt) {
 /* Reduce_scatter_block (n per rank, also in place) and Reduce_scatter with uneven counts. */
 static void reduce_scatter(MPI_Datatype type, MPI_Op op, size_t n, int salt) {
   size_t total = n * (size_t)g_size, bytes = type_bytes(type);
-  void* send = values_in(MEM_DEVICE, type, total, 0, salt);
+  void* send = values_in(MEM_DEVICE, type, total, g_rank, 0, salt);
   void* recv = mem_alloc(MEM_DEVICE, total * bytes);
   check_mpi(MPI_Reduce_scatter_block(send, recv, (int)n, type, op, MPI_COMM_WORLD),
             "MPI_Reduce_scatter_block");
@@ -84,7 +73,7 @@ static void reduce_scatter(MPI_Datatype type, MPI_Op op, size_t n, int salt) {
     if (r < g_rank) mine += (size_t)counts[r];
     sum += (size_t)counts[r];
   }
-  send = values_in(MEM_DEVICE, type, sum, 0, salt + 1);
+  send = values_in(MEM_DEVICE, type, sum, g_rank, 0, salt + 1);
   recv = mem_alloc(MEM_DEVICE, (size_t)counts[g_rank] * bytes);
   check_mpi(MPI_Reduce_scatter(send, recv, counts, type, op, MPI_COMM_WORLD), "MPI_Reduce_scatter");
   check_reduced("Reduce_scatter", type, op, recv, (size_t)counts[g_rank], 0, g_size - 1, mine,
@@ -95,7 +84,7 @@ static void reduce_scatter(MPI_Datatype type, MPI_Op op, size_t n, int salt) {
 }
 
 static void scans(MPI_Datatype type, MPI_Op op, size_t n, int salt) {
-  void* send = values_in(MEM_DEVICE, type, n, 0, salt);
+  void* send = values_in(MEM_DEVICE, type, n, g_rank, 0, salt);
   void* recv = mem_alloc(MEM_DEVICE, n * type_bytes(type));
   check_mpi(MPI_Scan(send, recv, (int)n, type, op, MPI_COMM_WORLD), "MPI_Scan");
   check_reduced("Scan", type, op, recv, n, 0, g_rank, 0, salt);
@@ -110,7 +99,7 @@ static void scans(MPI_Datatype type, MPI_Op op, size_t n, int salt) {
 
 /* MPI_Iallreduce, and MPI_Allreduce_init started three times with new values each time. */
 static void nonblocking_and_persistent(size_t n, int salt) {
-  void* send = values_in(MEM_DEVICE, MPI_FLOAT, n, 0, salt);
+  void* send = values_in(MEM_DEVICE, MPI_FLOAT, n, g_rank, 0, salt);
   void* recv = mem_alloc(MEM_DEVICE, n * sizeof(float));
   MPI_Request request;
   check_mpi(MPI_Iallreduce(send, recv, (int)n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &request),
@@ -141,7 +130,7 @@ static void other_memory(size_t n, int salt) {
                                      {MEM_HOST, MEM_DEVICE},     {MEM_DEVICE, MEM_HOST},
                                      {MEM_MANAGED, MEM_DEVICE},  {MEM_PINNED, MEM_DEVICE}};
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k, ++salt) {
-    void* send = values_in(kinds[k][0], MPI_DOUBLE, n, 0, salt);
+    void* send = values_in(kinds[k][0], MPI_DOUBLE, n, g_rank, 0, salt);
     void* recv = mem_alloc(kinds[k][1], n * sizeof(double));
     check_mpi(MPI_Allreduce(send, recv, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD),
               "MPI_Allreduce");

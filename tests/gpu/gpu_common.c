@@ -112,6 +112,15 @@ unsigned char pattern_byte(int rank, size_t i, int salt) {
   return (unsigned char)(rank * 37 + (i % 251) * 7 + i / 251 + salt * 11 + 1);
 }
 
+void* pattern_in(MemKind kind, size_t bytes, int rank, int salt) {
+  unsigned char* host = malloc(bytes ? bytes : 1);
+  for (size_t i = 0; i < bytes; ++i) host[i] = pattern_byte(rank, i, salt);
+  void* buf = mem_alloc(kind, bytes);
+  mem_copy(buf, host, bytes);
+  free(host);
+  return buf;
+}
+
 void check_pattern(const char* what, const unsigned char* got, size_t bytes, int rank,
                    size_t first, int salt) {
   for (size_t i = 0; i < bytes; ++i) {
@@ -154,6 +163,16 @@ double load_value(MPI_Datatype type, const void* host, size_t i) {
 
 void fill_values(MPI_Datatype type, void* host, size_t n, int rank, size_t first, int salt) {
   for (size_t i = 0; i < n; ++i) store_value(type, host, i, value_of(rank, first + i, salt));
+}
+
+void* values_in(MemKind kind, MPI_Datatype type, size_t n, int rank, size_t first, int salt) {
+  const size_t bytes = n * type_bytes(type);
+  void* host = malloc(bytes ? bytes : 1);
+  fill_values(type, host, n, rank, first, salt);
+  void* buf = mem_alloc(kind, bytes);
+  mem_copy(buf, host, bytes);
+  free(host);
+  return buf;
 }
 
 void reduce_on_host(MPI_Op op, double* expect, size_t n, int first_rank, int last_rank,

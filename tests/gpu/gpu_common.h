@@ -32,6 +32,8 @@ void mem_set(MemKind kind, void* p, int byte, size_t bytes);
 
 /* The byte rank `rank` puts at offset i of message `salt`. */
 unsigned char pattern_byte(int rank, size_t i, int salt);
+/* A new buffer of `kind` holding `rank`'s pattern for `salt` from offset 0. */
+void* pattern_in(MemKind kind, size_t bytes, int rank, int salt);
 /* Checks `bytes` received bytes (host copy) against `rank`'s pattern starting at `first`. */
 void check_pattern(const char* what, const unsigned char* got, size_t bytes, int rank,
                    size_t first, int salt);
@@ -44,6 +46,8 @@ void store_value(MPI_Datatype type, void* host, size_t i, double v);
 double load_value(MPI_Datatype type, const void* host, size_t i);
 /* host[i] = value_of(rank, first + i, salt) for i < n. */
 void fill_values(MPI_Datatype type, void* host, size_t n, int rank, size_t first, int salt);
+/* A new buffer of `kind` holding `rank`'s values first..first+n-1 of `type` for test `salt`. */
+void* values_in(MemKind kind, MPI_Datatype type, size_t n, int rank, size_t first, int salt);
 /* expect[i] = op (MPI_SUM or MPI_MAX) over ranks first_rank..last_rank of
  * value_of(rank, first + i, salt). */
 void reduce_on_host(MPI_Op op, double* expect, size_t n, int first_rank, int last_rank,

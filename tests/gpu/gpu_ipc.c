@@ -80,16 +80,6 @@ static void ring(const char* what, const void* send, size_t first, MemKind recv_
   mem_free(recv_kind, recv);
 }
 
-/* A buffer of `kind` holding this rank's pattern for `salt`. */
-static void* patterned(MemKind kind, size_t bytes, int salt) {
-  void* buf = mem_alloc(kind, bytes); /* first: where a buffer just freed was, as likely as not */
-  unsigned char* host = malloc(bytes);
-  for (size_t i = 0; i < bytes; ++i) host[i] = pattern_byte(g_rank, i, salt);
-  mem_copy(buf, host, bytes);
-  free(host);
-  return buf;
-}
-
 static void check_path(Mode mode) {
   char path[MPIX_MAX_CUDA_PATH_STRING];
   int path_len = 0;
@@ -159,7 +149,7 @@ int main(int argc, char** argv) {
 
   /* The same device buffer three times: mapped each time (the receiver keeps the mapping); or
    * offered once, refused, and sent through host copies from then on; or packed each time. */
-  void* send = patterned(MEM_DEVICE, kLarge, 1);
+  void* send = pattern_in(MEM_DEVICE, kLarge, g_rank, 1);
   for (int k = 0; k < 3; ++k) ring("device to device, 1 MiB", send, 0, MEM_DEVICE, kLarge, 1);
   expected[0] += mode == kMapped ? 3 : mode == kRefused ? 1 : 0;
   expected[1] += mode == kRefused ? 3 : 0;
@@ -173,7 +163,7 @@ int main(int argc, char** argv) {
   /* Freed and allocated again (often at the same address): the receiver must not read the old
    * allocation through a mapping it kept. Then from inside an allocation, into host memory. */
   mem_free(MEM_DEVICE, send);
-  send = patterned(MEM_DEVICE, kLarge, 2);
+  send = pattern_in(MEM_DEVICE, kLarge, g_rank, 2);
   ring("device to device, a new allocation", send, 0, MEM_DEVICE, kLarge, 2);
   ring("device (at an offset) to host", (unsigned char*)send + 4096, 4096, MEM_HOST, 256 * 1024, 2);
   expected[mode == kMapped ? 0 : mode == kRefused ? 1 : 2] += 2;
@@ -186,13 +176,13 @@ int main(int argc, char** argv) {
 
   /* Pool memory cannot be mapped: a host copy (UCX packs it like any other). Host memory into
    * device memory: no device send. A small device message is staged by pt2pt: no device send. */
-  send = patterned(MEM_POOL, kLarge, 3);
+  send = pattern_in(MEM_POOL, kLarge, g_rank, 3);
   ring("pool to device", send, 0, MEM_DEVICE, kLarge, 3);
   mem_free(MEM_POOL, send);
-  send = patterned(MEM_HOST, kLarge, 4);
+  send = pattern_in(MEM_HOST, kLarge, g_rank, 4);
   ring("host to device", send, 0, MEM_DEVICE, kLarge, 4);
   mem_free(MEM_HOST, send);
-  send = patterned(MEM_DEVICE, 100, 5);
+  send = pattern_in(MEM_DEVICE, 100, g_rank, 5);
   ring("device to device, 100 bytes", send, 0, MEM_DEVICE, 100, 5);
   mem_free(MEM_DEVICE, send);
   expected[1] += mode == kUcx ? 0 : 1;

@@ -51,15 +51,6 @@ static void check_received(const char* what, const void* buf, size_t bytes, int 
   free(host);
 }
 
-static void* pattern_buffer(MemKind kind, size_t bytes, int salt) {
-  unsigned char* host = malloc(bytes);
-  for (size_t i = 0; i < bytes; ++i) host[i] = pattern_byte(g_rank, i, salt);
-  void* buf = mem_alloc(kind, bytes);
-  mem_copy(buf, host, bytes);
-  free(host);
-  return buf;
-}
-
 /* One ring step: every rank sends `bytes` to its right and receives from its left. Blocking:
  * rank 0 sends first, the others receive first (a chain, no deadlock at any size). */
 static void ring(KindPair pair, size_t bytes, int nonblocking, int salt) {
@@ -67,7 +58,7 @@ static void ring(KindPair pair, size_t bytes, int nonblocking, int salt) {
   snprintf(what, sizeof what, "%s ring %s->%s, %zu bytes",
            nonblocking ? "Isend/Irecv" : "Send/Recv", kMemKindNames[pair.send],
            kMemKindNames[pair.recv], bytes);
-  void* send = pattern_buffer(pair.send, bytes, salt);
+  void* send = pattern_in(pair.send, bytes, g_rank, salt);
   void* recv = mem_alloc(pair.recv, bytes);
   mem_set(pair.recv, recv, 0, bytes);
   MPI_Status status;
@@ -100,7 +91,7 @@ static void ring(KindPair pair, size_t bytes, int nonblocking, int salt) {
 /* Sendrecv and Sendrecv_replace between device buffers around the ring. */
 static void sendrecv(size_t bytes, int salt) {
   char what[96];
-  void* send = pattern_buffer(MEM_DEVICE, bytes, salt);
+  void* send = pattern_in(MEM_DEVICE, bytes, g_rank, salt);
   void* recv = mem_alloc(MEM_DEVICE, bytes);
   mem_set(MEM_DEVICE, recv, 0, bytes);
   check_mpi(MPI_Sendrecv(send, (int)bytes, MPI_BYTE, right(), 7, recv, (int)bytes, MPI_BYTE,
@@ -122,7 +113,7 @@ static void any_source(size_t base_bytes, int salt) {
   size_t most = base_bytes + (size_t)g_size;
   if (g_rank != 0) {
     size_t bytes = base_bytes + (size_t)g_rank;
-    void* send = pattern_buffer(MEM_DEVICE, bytes, salt);
+    void* send = pattern_in(MEM_DEVICE, bytes, g_rank, salt);
     check_mpi(MPI_Send(send, (int)bytes, MPI_BYTE, 0, salt, MPI_COMM_WORLD), "MPI_Send");
     mem_free(MEM_DEVICE, send);
     return;

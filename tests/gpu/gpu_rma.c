@@ -65,15 +65,6 @@ static double* window_copy(void) {
   return host;
 }
 
-static void* values_in(MemKind kind, size_t n, int rank, size_t first, int salt) {
-  double* host = malloc(n * sizeof(double));
-  fill_values(MPI_DOUBLE, host, n, rank, first, salt);
-  void* buf = mem_alloc(kind, n * sizeof(double));
-  mem_copy(buf, host, n * sizeof(double));
-  free(host);
-  return buf;
-}
-
 static void expect_element(const char* what, double got, double want, size_t i) {
   if (got != want) fail("%s: %s element %zu is %g, expected %g", g_what, what, i, got, want);
 }
@@ -96,8 +87,8 @@ static void fence_epochs(MPI_Win win, MemKind origin_kind) {
   MPI_Datatype every_other;
   MPI_Type_vector(kN / 4, 1, 2, MPI_DOUBLE, &every_other);
   MPI_Type_commit(&every_other);
-  void* strided = values_in(origin_kind, kN / 4, g_rank, 0, 2);
-  void* own = values_in(origin_kind, 8, g_rank, 0, 3);
+  void* strided = values_in(origin_kind, MPI_DOUBLE, kN / 4, g_rank, 0, 2);
+  void* own = values_in(origin_kind, MPI_DOUBLE, 8, g_rank, 0, 3);
   check_mpi(MPI_Put(strided, kN / 4, MPI_DOUBLE, right, 0, 1, every_other, win), "MPI_Put");
   check_mpi(MPI_Put(own, 8, MPI_DOUBLE, g_rank, kN - 8, 8, MPI_DOUBLE, win), "MPI_Put (self)");
   check_mpi(MPI_Win_fence(0, win), "MPI_Win_fence");
@@ -117,7 +108,7 @@ static void fence_epochs(MPI_Win win, MemKind origin_kind) {
   /* Every rank adds its values into rank 0's window. */
   fill_window(4);
   check_mpi(MPI_Win_fence(0, win), "MPI_Win_fence");
-  void* mine = values_in(origin_kind, kN, g_rank, 0, 5);
+  void* mine = values_in(origin_kind, MPI_DOUBLE, kN, g_rank, 0, 5);
   check_mpi(MPI_Accumulate(mine, kN, MPI_DOUBLE, 0, 0, kN, MPI_DOUBLE, MPI_SUM, win),
             "MPI_Accumulate");
   check_mpi(MPI_Win_fence(0, win), "MPI_Win_fence");
@@ -168,8 +159,8 @@ static void lock_epochs(MPI_Win win, MemKind origin_kind) {
   }
 
   if (g_rank == 0) {
-    double* value = values_in(origin_kind, 1, 7, 2, 8);
-    double* compare = values_in(origin_kind, 1, 0, 2, 6); /* what element 2 holds */
+    double* value = values_in(origin_kind, MPI_DOUBLE, 1, 7, 2, 8);
+    double* compare = values_in(origin_kind, MPI_DOUBLE, 1, 0, 2, 6); /* what element 2 holds */
     double* old = mem_alloc(origin_kind, sizeof(double));
     check_mpi(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win), "MPI_Win_lock");
     check_mpi(MPI_Compare_and_swap(value, compare, old, MPI_DOUBLE, 0, 2, win),
