@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "io/job_queue.hpp"
+#include "runtime/threads/job_queue.hpp"
 #include "io/sieve.hpp"
 
 namespace weft::io {

@@ -2,7 +2,7 @@
 // (MPI_Grequest_complete) when done, so MPI_Test says false while it is in flight:
 // independent ones on the process's I/O thread, collective ones (nonblocking collective and
 // split calls) on the file's collective thread, in the order they were started, which is the
-// same on every rank (job_queue.hpp). A failure shows at completion: the request's query
+// same on every rank (runtime/threads/job_queue.hpp). A failure shows at completion: the request's query
 // callback returns its class, and background_outcome gives its message.
 #pragma once
 #include "io/collective.hpp"

@@ -1,7 +1,7 @@
 // Open files and their table.
 #include "io/file.hpp"
 
-#include "io/job_queue.hpp"
+#include "runtime/threads/job_queue.hpp"
 
 namespace weft::io {
 

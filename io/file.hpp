@@ -16,9 +16,11 @@
 #include "mpi.h"
 #include "runtime/status.hpp"
 
-namespace weft::io {
-
+namespace weft {
 class JobQueue;
+}  // namespace weft
+
+namespace weft::io {
 
 // A split collective in progress (MPI_File_*_begin until its _end): a collective access queued
 // on the file's collective thread, whose request the _end call completes.

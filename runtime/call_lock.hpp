@@ -1,8 +1,8 @@
 // The process-wide call lock: the one lock that makes MPI_THREAD_MULTIPLE, the asynchronous
 // progress thread and the library's own MPI-calling threads safe. Thread rules: while the lock
 // is needed (the level is MPI_THREAD_MULTIPLE, the progress thread of runtime/async_progress.hpp
-// runs, or a thread of runtime/library_threads.hpp has work), every MPI entry point holds it for
-// its duration (CallGuard, taken by WEFT_REQUIRE_RUNNING), so all library state (handle tables,
+// runs, or a thread of runtime/threads/library_threads.hpp has work), every MPI entry point holds
+// it for its duration (CallGuard, taken by WEFT_REQUIRE_RUNNING), so all library state (handle tables,
 // request pool, progress engine, the UCX worker, which stays UCS_THREAD_MODE_SERIALIZED) is
 // touched by the lock holder only. A call never keeps it across a blocking wait: under
 // MPI_THREAD_MULTIPLE (or with library threads at work), Progress::wait_until lets go of it

@@ -27,7 +27,7 @@ check() {
 check runtime/datatype only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*'
 check runtime/op only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*' 'runtime/op/*'
 check gpu only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*' 'runtime/op/*' 'gpu/*'
-check io only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*' 'runtime/library_threads.hpp' 'io/*'
+check io only 'mpi.h' 'runtime/status.hpp' 'runtime/datatype/*' 'runtime/threads/*' 'io/*'
 check runtime/comm never 'runtime/topology/*' 'runtime/c_api/*' 'runtime/info/*'
 check runtime/topology never 'runtime/c_api/*' 'runtime/info/*'
 check runtime/session never 'runtime/c_api/*' 'runtime/info/*'

@@ -1,5 +1,5 @@
-// Threads of the library's own that call MPI functions (io/'s I/O threads, which run nonblocking
-// file accesses through PMPI calls). While one has work, every entry point takes the call lock
+// Threads of the library's own that call MPI functions (job_queue.hpp: io/'s I/O threads and
+// the threads of stream-ordered calls, which run their work through PMPI calls). While one has work, every entry point takes the call lock
 // and waits share it, as under MPI_THREAD_MULTIPLE (runtime/call_lock.hpp), whatever thread
 // level the application asked for: the application's thread and such a thread never touch the
 // library's state at once, and neither keeps the other out while it waits.

@@ -1,10 +1,10 @@
-// The queue of io/'s threads (job_queue.hpp).
-#include "io/job_queue.hpp"
+// The queue of the library's own MPI-calling threads (job_queue.hpp).
+#include "runtime/threads/job_queue.hpp"
 
 #include "mpi.h"
-#include "runtime/library_threads.hpp"
+#include "runtime/threads/library_threads.hpp"
 
-namespace weft::io {
+namespace weft {
 namespace {
 
 // The callbacks of the request drain() waits on: it carries nothing.
@@ -44,10 +44,10 @@ Status JobQueue::drain() {
   MPI_Request done = MPI_REQUEST_NULL;
   if (PMPI_Grequest_start(query_nothing, free_nothing, cancel_nothing, nullptr, &done) !=
       MPI_SUCCESS)
-    return Status::error(MPI_ERR_INTERN, "could not make a request to wait for the I/O thread");
+    return Status::error(MPI_ERR_INTERN, "could not make a request to wait for a library thread");
   push([done] { PMPI_Grequest_complete(done); });
   if (PMPI_Wait(&done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-    return Status::error(MPI_ERR_INTERN, "could not wait for the I/O thread");
+    return Status::error(MPI_ERR_INTERN, "could not wait for a library thread");
   return Status::success();
 }
 
@@ -68,4 +68,4 @@ void JobQueue::loop() {
   }
 }
 
-}  // namespace weft::io
+}  // namespace weft

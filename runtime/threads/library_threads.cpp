@@ -1,5 +1,5 @@
-// The count of work for the library's own MPI-calling threads (runtime/library_threads.hpp).
-#include "runtime/library_threads.hpp"
+// The count of work for the library's own MPI-calling threads (library_threads.hpp).
+#include "runtime/threads/library_threads.hpp"
 
 #include <mutex>
 

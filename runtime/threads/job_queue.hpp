@@ -1,9 +1,10 @@
-// A thread of io/'s own and the work queued for it, run first in, first out: the I/O thread of
-// independent nonblocking accesses (one per process) and the collective thread of each file
-// with nonblocking or split collective accesses. Threads: push and drain are called by the
+// A thread of the library's own and the work queued for it, run first in, first out: io/'s I/O
+// thread of independent nonblocking accesses (one per process) and collective thread of each
+// file with nonblocking or split collective accesses, and the thread of each MPIX_Stream's
+// enqueued calls (runtime/streams/). Threads: push and drain are called by the
 // application's thread inside an MPI call; the queue's thread runs the work, which may call
 // PMPI functions: from push until the work has run the call lock is needed
-// (runtime/library_threads.hpp), so those calls and the application's take turns.
+// (runtime/threads/library_threads.hpp), so those calls and the application's take turns.
 #pragma once
 #include <condition_variable>
 #include <deque>
@@ -13,7 +14,7 @@
 
 #include "runtime/status.hpp"
 
-namespace weft::io {
+namespace weft {
 
 class JobQueue {
  public:
@@ -41,4 +42,4 @@ class JobQueue {
   std::thread thread_;
 };
 
-}  // namespace weft::io
+}  // namespace weft
