@@ -1,11 +1,12 @@
-// The fake driver's initialisation, its one device, the primary context, streams and error
-// names: the entry points that touch no memory.
+// The fake driver's initialisation, its one device, the primary context, streams, events, host
+// functions and error names: the entry points that touch no memory.
 #include <atomic>
 #include <cstring>
+#include <map>
 #include <mutex>
-#include <set>
 
 #include "fake_driver.hpp"
+#include "streams.hpp"
 
 namespace fake_cuda {
 namespace {
@@ -18,35 +19,10 @@ std::atomic<bool> g_allocated{false};
 int g_primary_context_object;  // its address is the context handle
 thread_local CuContext t_current = nullptr;
 
-// The streams or the events the driver made and did not destroy yet: each a distinct address.
-class Handles {
- public:
-  void* make() {
-    void* made = new char;
-    std::lock_guard<std::mutex> lock(mutex_);
-    live_.insert(made);
-    return made;
-  }
-  bool knows(void* handle) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return live_.count(handle) != 0;
-  }
-  bool destroy(void* handle) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (live_.erase(handle) == 0) return false;
-    delete static_cast<char*>(handle);
-    return true;
-  }
-
- private:
-  std::mutex mutex_;
-  std::set<void*> live_;
-};
-Handles g_streams, g_events;
-
-// The special stream handles of cuda.h: CU_STREAM_LEGACY and CU_STREAM_PER_THREAD.
-const CuStream kStreamLegacy = reinterpret_cast<CuStream>(uintptr_t{1});
-const CuStream kStreamPerThread = reinterpret_cast<CuStream>(uintptr_t{2});
+// The events the driver made and did not destroy yet, each with the point of its stream it
+// last recorded (none: an event never recorded counts as complete).
+std::mutex g_events_mutex;
+std::map<CuEvent, Mark> g_events;
 
 struct ErrorName {
   CuResult code;
@@ -78,11 +54,6 @@ CuResult require_context() {
 void note_allocation() { g_allocated.store(true, std::memory_order_release); }
 
 CuContext primary_context() { return &g_primary_context_object; }
-
-bool known_stream(CuStream stream) {
-  if (stream == nullptr || stream == kStreamLegacy || stream == kStreamPerThread) return true;
-  return g_streams.knows(stream);
-}
 
 }  // namespace fake_cuda
 
@@ -162,48 +133,79 @@ FAKE_CUDA_API CuResult cuCtxSetCurrent(CuContext context) {
   return kSuccess;
 }
 
-// Every copy and memset is done when its call returns: there is never work to wait for.
-FAKE_CUDA_API CuResult cuCtxSynchronize() { return require_context(); }
+FAKE_CUDA_API CuResult cuCtxSynchronize() {
+  if (const CuResult e = require_context(); e != kSuccess) return e;
+  return wait_all();
+}
 
 FAKE_CUDA_API CuResult cuStreamCreate(CuStream* stream, unsigned flags) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
   if (stream == nullptr || flags > 1) return kErrorInvalidValue;  // CU_STREAM_NON_BLOCKING is 1
-  *stream = g_streams.make();
+  *stream = make_stream(flags == 0);
   return kSuccess;
 }
 
 FAKE_CUDA_API CuResult cuStreamSynchronize(CuStream stream) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  return known_stream(stream) ? kSuccess : kErrorInvalidHandle;
+  return known_stream(stream) ? wait(mark(stream)) : kErrorInvalidHandle;
 }
 
 FAKE_CUDA_API CuResult cuStreamDestroy_v2(CuStream stream) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  return g_streams.destroy(stream) ? kSuccess : kErrorInvalidHandle;
+  return destroy_stream(stream) ? kSuccess : kErrorInvalidHandle;
 }
 
-// An event marks a point in a stream; every copy is done when its call returns, so every
-// recorded event has completed.
+// Runs fn(data) on the stream's thread once the stream's earlier work is done; the stream's
+// later work waits for it to return. Like the real driver's, it must make no CUDA call.
+FAKE_CUDA_API CuResult cuLaunchHostFunc(CuStream stream, void (*fn)(void*), void* data) {
+  if (const CuResult e = require_context(); e != kSuccess) return e;
+  if (fn == nullptr) return kErrorInvalidValue;
+  if (!known_stream(stream)) return kErrorInvalidHandle;
+  enqueue(stream, [fn, data] {
+    fn(data);
+    return kSuccess;
+  });
+  return kSuccess;
+}
+
+// An event marks the point of a stream it was last recorded at.
 FAKE_CUDA_API CuResult cuEventCreate(CuEvent* event, unsigned flags) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
   if (event == nullptr || flags > 0xF) return kErrorInvalidValue;
-  *event = g_events.make();
+  *event = new char;
+  std::lock_guard<std::mutex> g(g_events_mutex);
+  g_events[*event] = Mark{};
   return kSuccess;
 }
 
 FAKE_CUDA_API CuResult cuEventRecord(CuEvent event, CuStream stream) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  return g_events.knows(event) && known_stream(stream) ? kSuccess : kErrorInvalidHandle;
+  if (!known_stream(stream)) return kErrorInvalidHandle;
+  std::lock_guard<std::mutex> g(g_events_mutex);
+  auto it = g_events.find(event);
+  if (it == g_events.end()) return kErrorInvalidHandle;
+  it->second = mark(stream);
+  return kSuccess;
 }
 
 FAKE_CUDA_API CuResult cuEventSynchronize(CuEvent event) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  return g_events.knows(event) ? kSuccess : kErrorInvalidHandle;
+  Mark recorded;
+  {
+    std::lock_guard<std::mutex> g(g_events_mutex);
+    auto it = g_events.find(event);
+    if (it == g_events.end()) return kErrorInvalidHandle;
+    recorded = it->second;
+  }
+  return wait(recorded);
 }
 
 FAKE_CUDA_API CuResult cuEventDestroy_v2(CuEvent event) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  return g_events.destroy(event) ? kSuccess : kErrorInvalidHandle;
+  std::lock_guard<std::mutex> g(g_events_mutex);
+  if (g_events.erase(event) == 0) return kErrorInvalidHandle;
+  delete static_cast<char*>(event);
+  return kSuccess;
 }
 
 FAKE_CUDA_API CuResult cuGetErrorName(CuResult error, const char** text) {

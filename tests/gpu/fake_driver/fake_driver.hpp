@@ -1,5 +1,6 @@
 // The fake CUDA driver's shared parts: the driver API's types and values (as cuda.h numbers
-// them), and what its files ask of each other (initialisation, contexts, streams).
+// them), and what its files ask of each other (initialisation, contexts; streams.hpp has the
+// streams).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -45,8 +46,5 @@ CuResult require_context();
 void note_allocation();
 // The one context there is (device 0's primary context).
 CuContext primary_context();
-// Whether `stream` is the null stream, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD or one made by
-// cuStreamCreate and not yet destroyed.
-bool known_stream(CuStream stream);
 
 }  // namespace fake_cuda

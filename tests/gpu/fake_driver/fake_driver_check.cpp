@@ -1,12 +1,17 @@
 // Checks the fake CUDA driver against the driver behaviour Weft relies on: errors before
 // cuInit, contexts, attributes of each kind of memory, copies through guarded memory, the guard
-// itself (a CPU read of device memory dies of SIGSEGV), and IPC between two processes.
+// itself (a CPU read of device memory dies of SIGSEGV), streams that run after their calls
+// returned (in order, host functions on a thread of their own, the legacy stream waiting for
+// blocking streams), and IPC between two processes.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "fake_driver.hpp"
@@ -34,6 +39,15 @@ CuResult cuMemFree_v2(CuDevicePtr p);
 CuResult cuMemFreeHost(void* p);
 CuResult cuMemcpy(CuDevicePtr dst, CuDevicePtr src, size_t bytes);
 CuResult cuMemsetD8_v2(CuDevicePtr p, unsigned char value, size_t bytes);
+CuResult cuMemcpyAsync(CuDevicePtr dst, CuDevicePtr src, size_t bytes, CuStream stream);
+CuResult cuStreamCreate(CuStream* stream, unsigned flags);
+CuResult cuStreamSynchronize(CuStream stream);
+CuResult cuStreamDestroy_v2(CuStream stream);
+CuResult cuLaunchHostFunc(CuStream stream, void (*fn)(void*), void* data);
+CuResult cuEventCreate(CuEvent* event, unsigned flags);
+CuResult cuEventRecord(CuEvent event, CuStream stream);
+CuResult cuEventSynchronize(CuEvent event);
+CuResult cuEventDestroy_v2(CuEvent event);
 CuResult cuPointerGetAttributes(unsigned count, int* attributes, void** data, CuDevicePtr p);
 CuResult cuMemGetAddressRange_v2(CuDevicePtr* base, size_t* size, CuDevicePtr p);
 CuResult cuIpcGetMemHandle(IpcMemHandle* handle, CuDevicePtr p);
@@ -197,6 +211,58 @@ int import_in_child(const IpcMemHandle& handle, size_t bytes, int to_parent, int
   return g_failures;
 }
 
+// A host function that holds its stream until `open` is set, noting the thread it ran on.
+struct Gate {
+  std::atomic<bool> open{false}, passed{false};
+  std::thread::id ran_on;
+};
+void wait_at_gate(void* data) {
+  auto* gate = static_cast<Gate*>(data);
+  gate->ran_on = std::this_thread::get_id();
+  while (!gate->open.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  gate->passed.store(true);
+}
+
+void check_streams() {
+  constexpr size_t kBytes = 4096;
+  std::vector<unsigned char> in(kBytes, 7), out(kBytes, 0);
+  CuDevicePtr d = 0;
+  CuStream s = nullptr, blocking = nullptr;
+  CuEvent event = nullptr;
+  EXPECT(cuMemAlloc_v2(&d, kBytes) == kSuccess);
+  EXPECT(cuStreamCreate(&s, 1) == kSuccess && cuStreamCreate(&blocking, 0) == kSuccess);
+  EXPECT(cuEventCreate(&event, 0) == kSuccess);
+  // Work queued behind a closed gate has not run when its calls return, and runs in order.
+  Gate gate;
+  EXPECT(cuLaunchHostFunc(s, wait_at_gate, &gate) == kSuccess);
+  EXPECT(cuMemcpyAsync(d, address(in.data()), kBytes, s) == kSuccess);
+  EXPECT(cuMemcpyAsync(address(out.data()), d, kBytes, s) == kSuccess);
+  EXPECT(cuEventRecord(event, s) == kSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT(out[0] == 0 && out[kBytes - 1] == 0);
+  gate.open.store(true);
+  EXPECT(cuEventSynchronize(event) == kSuccess && out == in);
+  EXPECT(gate.ran_on != std::this_thread::get_id());
+  // A synchronous copy (the legacy stream) waits for a blocking stream's earlier work; a
+  // non-blocking stream's work does not wait for the legacy stream's.
+  Gate held;
+  EXPECT(cuLaunchHostFunc(blocking, wait_at_gate, &held) == kSuccess);
+  std::thread opener([&held] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    held.open.store(true);
+  });
+  EXPECT(cuMemcpy(address(out.data()), d, 1) == kSuccess && held.passed.load());
+  opener.join();
+  // A failed copy is reported by the stream's next synchronisation, and only once.
+  EXPECT(cuMemcpyAsync(address(out.data()), d + 1, kBytes, s) == kSuccess);
+  EXPECT(cuStreamSynchronize(s) == kErrorInvalidValue && cuStreamSynchronize(s) == kSuccess);
+  EXPECT(cuLaunchHostFunc(s, nullptr, nullptr) == kErrorInvalidValue);
+  EXPECT(cuEventDestroy_v2(event) == kSuccess && cuEventDestroy_v2(event) == kErrorInvalidHandle);
+  EXPECT(cuStreamDestroy_v2(s) == kSuccess && cuStreamDestroy_v2(blocking) == kSuccess);
+  EXPECT(cuStreamSynchronize(s) == kErrorInvalidHandle);
+  EXPECT(cuMemFree_v2(d) == kSuccess);
+}
+
 void check_ipc() {
   constexpr size_t kBytes = 5000;
   CuDevicePtr d = 0;
@@ -229,6 +295,7 @@ int main() {
   check_device_and_context();
   check_device_memory();
   check_other_memory();
+  check_streams();
   check_ipc();
   if (g_failures == 0) std::printf("fake_driver_check: ok\n");
   return g_failures == 0 ? 0 : 1;

@@ -1,9 +1,11 @@
-// The fake driver's memory entry points: allocations of each kind, copies and fills (done before
-// they return, even the asynchronous ones), pointer attributes and address ranges.
+// The fake driver's memory entry points: allocations of each kind, copies and fills (the
+// asynchronous ones run on their stream's thread, streams.hpp), pointer attributes and address
+// ranges.
 #include <cstring>
 
 #include "fake_driver.hpp"
 #include "memory_table.hpp"
+#include "streams.hpp"
 
 using namespace fake_cuda;
 
@@ -115,45 +117,56 @@ FAKE_CUDA_API CuResult cuMemHostAlloc(void** p, size_t bytes, unsigned flags) {
   return allocate_host(RangeKind::kPinned, p, bytes);
 }
 
+// Frees wait for all the device's work first, as the real driver's do.
 FAKE_CUDA_API CuResult cuMemFree_v2(CuDevicePtr p) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
   if (p == 0) return kSuccess;
+  wait_all();
   return memory().remove(p, {RangeKind::kDevice, RangeKind::kPool, RangeKind::kManaged});
 }
 
+// Checked now, freed when the stream gets there.
 FAKE_CUDA_API CuResult cuMemFreeAsync(CuDevicePtr p, CuStream stream) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
   if (!known_stream(stream)) return kErrorInvalidHandle;
-  return memory().remove(p, {RangeKind::kDevice, RangeKind::kPool});
+  const std::optional<Range> range = memory().find(p);
+  if (!range || range->start != p ||
+      (range->kind != RangeKind::kDevice && range->kind != RangeKind::kPool))
+    return kErrorInvalidValue;
+  enqueue(stream, [p] { return memory().remove(p, {RangeKind::kDevice, RangeKind::kPool}); });
+  return kSuccess;
 }
 
 FAKE_CUDA_API CuResult cuMemFreeHost(void* p) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
+  wait_all();
   return memory().remove(CuDevicePtr(reinterpret_cast<uintptr_t>(p)), {RangeKind::kPinned});
 }
 
 FAKE_CUDA_API CuResult cuMemcpy(CuDevicePtr dst, CuDevicePtr src, size_t bytes) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  return memory().copy(dst, src, bytes);
+  return run_synchronously([=] { return memory().copy(dst, src, bytes); });
 }
 
 FAKE_CUDA_API CuResult cuMemcpyAsync(CuDevicePtr dst, CuDevicePtr src, size_t bytes,
                                      CuStream stream) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
   if (!known_stream(stream)) return kErrorInvalidHandle;
-  return memory().copy(dst, src, bytes);
+  enqueue(stream, [=] { return memory().copy(dst, src, bytes); });
+  return kSuccess;
 }
 
 FAKE_CUDA_API CuResult cuMemsetD8_v2(CuDevicePtr p, unsigned char value, size_t bytes) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
-  return memory().set(p, value, bytes);
+  return run_synchronously([=] { return memory().set(p, value, bytes); });
 }
 
 FAKE_CUDA_API CuResult cuMemsetD8Async(CuDevicePtr p, unsigned char value, size_t bytes,
                                        CuStream stream) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
   if (!known_stream(stream)) return kErrorInvalidHandle;
-  return memory().set(p, value, bytes);
+  enqueue(stream, [=] { return memory().set(p, value, bytes); });
+  return kSuccess;
 }
 
 FAKE_CUDA_API CuResult cuPointerGetAttributes(unsigned count, int* attributes, void** data,
