@@ -22,6 +22,7 @@ static struct {
   CuResult (*stream_create)(cudaStream_t* stream, unsigned flags);
   CuResult (*stream_synchronize)(cudaStream_t stream);
   CuResult (*stream_destroy)(cudaStream_t stream);
+  CuResult (*launch_host_func)(cudaStream_t stream, cudaHostFn_t fn, void* data);
   CuResult (*mem_alloc)(CuDevicePtr* p, size_t bytes);
   CuResult (*mem_alloc_async)(CuDevicePtr* p, size_t bytes, cudaStream_t stream);
   CuResult (*mem_alloc_managed)(CuDevicePtr* p, size_t bytes, unsigned flags);
@@ -32,6 +33,8 @@ static struct {
   CuResult (*memcpy)(CuDevicePtr dst, CuDevicePtr src, size_t bytes);
   CuResult (*memcpy_async)(CuDevicePtr dst, CuDevicePtr src, size_t bytes, cudaStream_t stream);
   CuResult (*memset_d8)(CuDevicePtr p, unsigned char value, size_t bytes);
+  CuResult (*memset_d8_async)(CuDevicePtr p, unsigned char value, size_t bytes,
+                              cudaStream_t stream);
   CuResult (*get_error_string)(CuResult error, const char** text);
 } driver;
 
@@ -68,6 +71,7 @@ static void load_driver(void) {
   *(void**)&driver.stream_create = symbol(library, "cuStreamCreate");
   *(void**)&driver.stream_synchronize = symbol(library, "cuStreamSynchronize");
   *(void**)&driver.stream_destroy = symbol(library, "cuStreamDestroy_v2");
+  *(void**)&driver.launch_host_func = symbol(library, "cuLaunchHostFunc");
   *(void**)&driver.mem_alloc = symbol(library, "cuMemAlloc_v2");
   *(void**)&driver.mem_alloc_async = symbol(library, "cuMemAllocAsync");
   *(void**)&driver.mem_alloc_managed = symbol(library, "cuMemAllocManaged");
@@ -78,6 +82,7 @@ static void load_driver(void) {
   *(void**)&driver.memcpy = symbol(library, "cuMemcpy");
   *(void**)&driver.memcpy_async = symbol(library, "cuMemcpyAsync");
   *(void**)&driver.memset_d8 = symbol(library, "cuMemsetD8_v2");
+  *(void**)&driver.memset_d8_async = symbol(library, "cuMemsetD8Async");
   *(void**)&driver.get_error_string = symbol(library, "cuGetErrorString");
 }
 
@@ -187,6 +192,11 @@ cudaError_t cudaMemset(void* p, int value, size_t bytes) {
   return (cudaError_t)driver.memset_d8(address(p), (unsigned char)value, bytes);
 }
 
+cudaError_t cudaMemsetAsync(void* p, int value, size_t bytes, cudaStream_t stream) {
+  ENTER();
+  return (cudaError_t)driver.memset_d8_async(address(p), (unsigned char)value, bytes, stream);
+}
+
 cudaError_t cudaDeviceSynchronize(void) {
   ENTER();
   return (cudaError_t)driver.ctx_synchronize();
@@ -205,4 +215,9 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   ENTER();
   return (cudaError_t)driver.stream_destroy(stream);
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data) {
+  ENTER();
+  return (cudaError_t)driver.launch_host_func(stream, fn, data);
 }

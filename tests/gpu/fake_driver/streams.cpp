@@ -16,7 +16,9 @@ namespace fake_cuda {
 // with the process.
 class Lane {
  public:
-  explicit Lane(bool blocking) : blocking_(blocking) { std::thread([this] { run(); }).detach(); }
+  explicit Lane(bool blocking) : blocking_(blocking) {
+    std::thread([this] { run(); }).detach();
+  }
   bool blocking() const { return blocking_; }
 
   void push(std::function<CuResult()> work) {
@@ -156,9 +158,7 @@ Mark mark(CuStream stream) {
   return {&lane, lane.queued()};
 }
 
-CuResult wait(const Mark& m) {
-  return m.lane == nullptr ? kSuccess : m.lane->wait(m.ticket, true);
-}
+CuResult wait(const Mark& m) { return m.lane == nullptr ? kSuccess : m.lane->wait(m.ticket, true); }
 
 CuResult wait_all() {
   std::vector<Mark> marks{mark(nullptr)};
