@@ -52,6 +52,8 @@ struct CudaDriver {
   CuResult (*event_record)(CuEvent event, CuStream stream) = nullptr;     // cuEventRecord
   CuResult (*event_synchronize)(CuEvent event) = nullptr;                 // cuEventSynchronize
   CuResult (*event_destroy)(CuEvent event) = nullptr;                     // cuEventDestroy_v2
+  CuResult (*launch_host_func)(CuStream stream, void (*fn)(void*),
+                               void* data) = nullptr;  // cuLaunchHostFunc
   CuResult (*memcpy_async)(CuDevicePtr dst, CuDevicePtr src, size_t bytes,
                            CuStream stream) = nullptr;                           // cuMemcpyAsync
   CuResult (*mem_alloc)(CuDevicePtr* p, size_t bytes) = nullptr;                 // cuMemAlloc_v2

@@ -249,6 +249,20 @@ Status CudaMemory::synchronize(void* stream) {
   return e == kCuSuccess ? Status::success() : failed("cuStreamSynchronize", e);
 }
 
+Status CudaMemory::copy_on_stream(void* stream, void* dst, const void* src, size_t bytes) {
+  if (bytes == 0) return Status::success();
+  WEFT_TRY(enter());
+  const CuResult e =
+      driver_.memcpy_async(address(dst), address(src), bytes, static_cast<CuStream>(stream));
+  return e == kCuSuccess ? Status::success() : failed("cuMemcpyAsync", e);
+}
+
+Status CudaMemory::call_on_stream(void* stream, void (*fn)(void*), void* data) {
+  WEFT_TRY(enter());
+  const CuResult e = driver_.launch_host_func(static_cast<CuStream>(stream), fn, data);
+  return e == kCuSuccess ? Status::success() : failed("cuLaunchHostFunc", e);
+}
+
 // One driver call describes the allocation; its IPC handle is asked for once per allocation
 // (the same base, size and buffer id), as a sender exports the same buffers again and again.
 bool CudaMemory::export_memory(const void* p, ExportedMemory* out) {

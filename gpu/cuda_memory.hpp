@@ -32,6 +32,8 @@ class CudaMemory final : public DeviceMemory {
   bool can_reduce(const Reduction& r) const override;
   Status reduce(const Reduction& r, const void* in, void* inout, size_t n) override;
   Status synchronize(void* stream) override;
+  Status copy_on_stream(void* stream, void* dst, const void* src, size_t bytes) override;
+  Status call_on_stream(void* stream, void (*fn)(void*), void* data) override;
   bool export_memory(const void* p, ExportedMemory* out) override;
   void* open_exported(const ExportedMemory& m, std::string* why) override;
   void close_exported(void* here) override;

@@ -63,6 +63,17 @@ class DeviceMemory {
   virtual Status reduce(const Reduction& r, const void* in, void* inout, size_t n) = 0;
   // Waits for the work queued so far on an application's stream (a cudaStream_t).
   virtual Status synchronize(void* stream) = 0;
+  // Queues a copy on an application's stream, after the work queued there so far, and returns.
+  virtual Status copy_on_stream(void* /*stream*/, void* /*dst*/, const void* /*src*/,
+                                size_t /*bytes*/) {
+    return Status::error(MPI_ERR_OTHER, "this device memory has no application streams");
+  }
+  // Queues fn(data) on an application's stream: a thread of the driver runs it once the
+  // stream's earlier work is done, and the stream's later work waits until it returns. `fn`
+  // must make no CUDA call.
+  virtual Status call_on_stream(void* /*stream*/, void (* /*fn*/)(void*), void* /*data*/) {
+    return Status::error(MPI_ERR_OTHER, "this device memory has no application streams");
+  }
   // Describes the allocation that holds device buffer `p` for another process of the node;
   // false where it cannot be shared (memory of a stream-ordered pool, say).
   virtual bool export_memory(const void* /*p*/, ExportedMemory* /*out*/) { return false; }
