@@ -10,6 +10,7 @@
 #include "runtime/c_api/guard.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/comm/intercomm.hpp"
+#include "runtime/streams/stream_queue.hpp"
 
 using weft::Comm;
 using weft::GroupRef;
@@ -133,6 +134,8 @@ int PMPI_Comm_free(MPI_Comm* comm) {
     return capi::report(
         *comm, fn, Status::error(MPI_ERR_COMM, "cannot free the predefined " + c->display_name()));
   }
+  // Calls enqueued on its CUDA stream finish first: their work uses the communicator.
+  if (c->stream_queue) WEFT_CHECK(*comm, fn, c->stream_queue->drain());
   WEFT_CHECK(*comm, fn, weft::comm_free(*comm));
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;

@@ -1,22 +1,28 @@
 // The stream-ordered extension, as MPICH spells it: MPIX_Stream objects naming a CUDA stream,
-// communicators bound to one, and MPIX_*_enqueue calls ordered with the stream's work. Weft
-// orders them by waiting: each call waits for the work queued on the stream so far, runs its
-// operation to completion, and returns; later work queued on the stream therefore sees its
-// result. (The host waits where MPICH's enqueue calls return at once.)
+// communicators bound to one, and MPIX_*_enqueue calls ordered with the stream's work. On a CUDA
+// stream a call checks its arguments, queues its work at its place in the stream
+// (runtime/streams/) and returns at once; the stream's later work sees its result. On a
+// host-only stream (made from MPI_INFO_NULL) there is nothing to order with: the calls run at
+// once, as their plain forms.
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "gpu/memory.hpp"
 #include "mpi.h"
+#include "runtime/c_api/coll_call.hpp"
 #include "runtime/c_api/guard.hpp"
+#include "runtime/c_api/pt2pt_args.hpp"
+#include "runtime/streams/enqueued_calls.hpp"
+#include "runtime/world.hpp"
 
 using weft::Status;
 namespace capi = weft::capi;
+namespace streams = weft::streams;
 
 struct weft_stream {
-  bool cuda = false;            // a CUDA stream, or a host-only stream (made from MPI_INFO_NULL)
-  void* cuda_stream = nullptr;  // the cudaStream_t (0: the legacy default stream)
+  // The queue of a CUDA stream's enqueued calls; null for a host-only stream.
+  std::shared_ptr<streams::StreamQueue> queue;
 };
 
 namespace {
@@ -56,14 +62,13 @@ Status stream_of(MPI_Comm comm, weft::Comm** c) {
   return Status::success();
 }
 
-// Waits for the work queued so far on comm's stream: what the enqueued call runs after.
-Status wait_for_stream(MPI_Comm comm) {
+// comm's CUDA stream queue (null for a host-only stream), once a failure of its earlier work,
+// if any, is reported.
+Status queue_of(MPI_Comm comm, streams::StreamQueue** queue) {
   weft::Comm* c = nullptr;
   WEFT_TRY(stream_of(comm, &c));
-  if (!c->stream_is_cuda) return Status::success();
-  weft::gpu::DeviceMemory* gpu = weft::gpu::device_memory();
-  if (gpu == nullptr) return Status::error(MPI_ERR_OTHER, "CUDA is not in use in this process");
-  return gpu->synchronize(c->gpu_stream);
+  *queue = c->stream_queue.get();
+  return *queue != nullptr ? (*queue)->take_failure() : Status::success();
 }
 
 }  // namespace
@@ -110,9 +115,9 @@ int PMPIX_Stream_create(MPI_Info info, MPIX_Stream* stream) {
                             Status::error(MPI_ERR_OTHER,
                                           "a cudaStream_t stream needs CUDA, which this process "
                                           "does not use (MPIX_Query_cuda_support is 0)"));
-      WEFT_CHECK(kNoComm, fn,
-                 read_hex(info, "value", &made->cuda_stream, int(sizeof made->cuda_stream)));
-      made->cuda = true;
+      void* cuda_stream = nullptr;
+      WEFT_CHECK(kNoComm, fn, read_hex(info, "value", &cuda_stream, int(sizeof cuda_stream)));
+      made->queue = std::make_shared<streams::StreamQueue>(cuda_stream);
     }
   }
   *stream = made.release();
@@ -126,6 +131,7 @@ int PMPIX_Stream_free(MPIX_Stream* stream) {
   if (*stream == MPIX_STREAM_NULL)
     return capi::report(kNoComm, fn,
                         Status::error(MPI_ERR_ARG, "invalid *stream=MPIX_STREAM_NULL"));
+  if ((*stream)->queue) WEFT_CHECK(kNoComm, fn, (*stream)->queue->drain());
   delete *stream;
   *stream = MPIX_STREAM_NULL;
   return MPI_SUCCESS;
@@ -141,54 +147,110 @@ int PMPIX_Stream_comm_create(MPI_Comm comm, MPIX_Stream stream, MPI_Comm* newcom
   weft::Comm* made = nullptr;
   WEFT_CHECK(comm, fn, capi::comm_arg(*newcomm, "newcomm", &made));
   made->has_stream = true;
-  made->stream_is_cuda = stream != MPIX_STREAM_NULL && stream->cuda;
-  made->gpu_stream = made->stream_is_cuda ? stream->cuda_stream : nullptr;
+  if (stream != MPIX_STREAM_NULL) made->stream_queue = stream->queue;
   return MPI_SUCCESS;
 }
 
 int PMPIX_Send_enqueue(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                        MPI_Comm comm) {
-  WEFT_REQUIRE_RUNNING("MPIX_Send_enqueue");
-  WEFT_CHECK(comm, "MPIX_Send_enqueue", wait_for_stream(comm));
-  return PMPI_Send(buf, count, datatype, dest, tag, comm);
+  constexpr const char* fn = "MPIX_Send_enqueue";
+  WEFT_REQUIRE_RUNNING(fn);
+  streams::StreamQueue* q = nullptr;
+  WEFT_CHECK(comm, fn, queue_of(comm, &q));
+  if (q == nullptr) return PMPI_Send(buf, count, datatype, dest, tag, comm);
+  capi::MessageArgs m;
+  WEFT_CHECK(comm, fn,
+             capi::check_send(buf, count, datatype, dest, tag, comm, capi::kArgs, "tag", &m));
+  return capi::report(comm, fn, streams::send(*q, buf, count, datatype, dest, tag, comm));
 }
 
 int PMPIX_Recv_enqueue(void* buf, int count, MPI_Datatype datatype, int source, int tag,
                        MPI_Comm comm, MPI_Status* status) {
-  WEFT_REQUIRE_RUNNING("MPIX_Recv_enqueue");
-  WEFT_CHECK(comm, "MPIX_Recv_enqueue", wait_for_stream(comm));
-  return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  constexpr const char* fn = "MPIX_Recv_enqueue";
+  WEFT_REQUIRE_RUNNING(fn);
+  streams::StreamQueue* q = nullptr;
+  WEFT_CHECK(comm, fn, queue_of(comm, &q));
+  if (q == nullptr) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  capi::MessageArgs m;
+  WEFT_CHECK(comm, fn,
+             capi::check_recv(buf, count, datatype, source, tag, comm, capi::kArgs, "tag", &m));
+  return capi::report(comm, fn, streams::recv(*q, buf, count, datatype, source, tag, comm, status));
 }
 
 int PMPIX_Isend_enqueue(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                         MPI_Comm comm, MPI_Request* request) {
-  WEFT_REQUIRE_RUNNING("MPIX_Isend_enqueue");
-  WEFT_CHECK(comm, "MPIX_Isend_enqueue", wait_for_stream(comm));
-  return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+  constexpr const char* fn = "MPIX_Isend_enqueue";
+  WEFT_REQUIRE_RUNNING(fn);
+  streams::StreamQueue* q = nullptr;
+  WEFT_CHECK(comm, fn, queue_of(comm, &q));
+  if (q == nullptr) return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+  capi::MessageArgs m;
+  WEFT_CHECK(comm, fn,
+             capi::check_send(buf, count, datatype, dest, tag, comm, capi::kArgs, "tag", &m));
+  WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
+  return capi::report(comm, fn, streams::isend(*q, buf, count, datatype, dest, tag, comm, request));
 }
 
 int PMPIX_Irecv_enqueue(void* buf, int count, MPI_Datatype datatype, int source, int tag,
                         MPI_Comm comm, MPI_Request* request) {
-  WEFT_REQUIRE_RUNNING("MPIX_Irecv_enqueue");
-  WEFT_CHECK(comm, "MPIX_Irecv_enqueue", wait_for_stream(comm));
-  return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+  constexpr const char* fn = "MPIX_Irecv_enqueue";
+  WEFT_REQUIRE_RUNNING(fn);
+  streams::StreamQueue* q = nullptr;
+  WEFT_CHECK(comm, fn, queue_of(comm, &q));
+  if (q == nullptr) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+  capi::MessageArgs m;
+  WEFT_CHECK(comm, fn,
+             capi::check_recv(buf, count, datatype, source, tag, comm, capi::kArgs, "tag", &m));
+  WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
+  return capi::report(comm, fn,
+                      streams::irecv(*q, buf, count, datatype, source, tag, comm, request));
 }
 
-// The requests' data is in place when these return, before any later work on the stream.
+// A request of MPIX_Isend_enqueue or MPIX_Irecv_enqueue on a CUDA stream completes at this
+// point of its stream; any other request is waited for now, before the stream's later work.
 int PMPIX_Wait_enqueue(MPI_Request* request, MPI_Status* status) {
-  return PMPI_Wait(request, status);
+  constexpr const char* fn = "MPIX_Wait_enqueue";
+  WEFT_REQUIRE_RUNNING(fn);
+  WEFT_CHECK(kNoComm, fn, capi::check_not_null(request, "request"));
+  if (!streams::is_enqueued(*request)) return PMPI_Wait(request, status);
+  return capi::report(kNoComm, fn, streams::wait(request, status));
 }
 
 int PMPIX_Waitall_enqueue(int count, MPI_Request array_of_requests[],
                           MPI_Status array_of_statuses[]) {
-  return PMPI_Waitall(count, array_of_requests, array_of_statuses);
+  constexpr const char* fn = "MPIX_Waitall_enqueue";
+  WEFT_REQUIRE_RUNNING(fn);
+  if (count < 0)
+    return capi::report(kNoComm, fn,
+                        Status::error(MPI_ERR_COUNT, "invalid count=" + std::to_string(count)));
+  if (count > 0) WEFT_CHECK(kNoComm, fn, capi::check_not_null(array_of_requests, "requests"));
+  for (int i = 0; i < count; ++i) {
+    MPI_Status* status =
+        array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[i];
+    if (const int rc = PMPIX_Wait_enqueue(&array_of_requests[i], status); rc != MPI_SUCCESS)
+      return rc;
+  }
+  return MPI_SUCCESS;
 }
 
 int PMPIX_Allreduce_enqueue(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm) {
-  WEFT_REQUIRE_RUNNING("MPIX_Allreduce_enqueue");
-  WEFT_CHECK(comm, "MPIX_Allreduce_enqueue", wait_for_stream(comm));
-  return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  constexpr const char* fn = "MPIX_Allreduce_enqueue";
+  WEFT_REQUIRE_RUNNING(fn);
+  streams::StreamQueue* q = nullptr;
+  WEFT_CHECK(comm, fn, queue_of(comm, &q));
+  if (q == nullptr) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  const weft::Datatype* type = nullptr;
+  WEFT_CHECK(
+      comm, fn,
+      capi::check_typed(sendbuf, count, datatype, "sendbuf", "count", "datatype", true, &type));
+  WEFT_CHECK(
+      comm, fn,
+      capi::check_typed(recvbuf, count, datatype, "recvbuf", "count", "datatype", false, &type));
+  weft::Reduction reduction;  // checks op and whether it applies to the datatype
+  WEFT_CHECK(comm, fn, weft::world().ops.bind(op, *type, &reduction));
+  return capi::report(comm, fn,
+                      streams::allreduce(*q, sendbuf, recvbuf, count, datatype, op, comm));
 }
 
 }  // extern "C"

@@ -18,6 +18,7 @@
 #include "runtime/comm/info_objects.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/hardware.hpp"
+#include "runtime/streams/stream_queue.hpp"
 
 using weft::world;
 
@@ -72,6 +73,9 @@ int PMPI_Finalize(void) {
                                                ? "MPI_Finalize was called already"
                                                : "MPI_Init was not called"));
   }
+  // Calls enqueued on CUDA streams finish first: their work still calls MPI.
+  const int drained = weft::capi::report(MPI_COMM_SELF, "MPI_Finalize", weft::streams::drain_all());
+  if (drained != MPI_SUCCESS) return drained;
   // MPI_COMM_SELF is freed first: the delete callbacks of its attributes run, last set first.
   const int self_freed = weft::capi::report(MPI_COMM_SELF, "MPI_Finalize",
                                             weft::attributes_on_comm_free(MPI_COMM_SELF));

@@ -12,6 +12,9 @@
 #include "runtime/status.hpp"
 
 namespace weft {
+namespace streams {
+class StreamQueue;
+}
 
 struct Topology;  // runtime/topology/virtual.hpp
 namespace coll {
@@ -57,10 +60,10 @@ struct Comm {
   CommOwned<coll::NcclComm> nccl;  // or why NCCL cannot be used on it
   // Its node region for collectives (coll/node_region.hpp): null until learnt.
   CommOwned<coll::RegionHold> region;
-  // MPIX_Stream_comm_create: a stream communicator, and the CUDA stream (a cudaStream_t; 0 is
-  // the legacy default stream) its MPIX_*_enqueue calls follow, where the stream has one.
-  bool has_stream = false, stream_is_cuda = false;
-  void* gpu_stream = nullptr;
+  // MPIX_Stream_comm_create: a stream communicator, and where its stream is a CUDA stream, the
+  // queue of that stream's MPIX_*_enqueue calls (runtime/streams/, shared with the MPIX_Stream).
+  bool has_stream = false;
+  std::shared_ptr<streams::StreamQueue> stream_queue;
   std::shared_ptr<const Topology> topology;  // MPI_Cart_create and friends; shared by its dups
   // Which node each rank runs on, for node-aware collectives (runtime/comm/nodes.hpp): learnt
   // at the first blocking collective, or from the parent at creation; null while not known,

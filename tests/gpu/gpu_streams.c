@@ -1,17 +1,44 @@
-/* The stream-ordered extension on a real CUDA stream: each round queues a copy of new input to
- * the device on the stream, then MPIX_Allreduce_enqueue, MPIX_Isend/Irecv/Waitall_enqueue on a
- * communicator bound to that stream, then a copy of the results back, and only then waits for
- * the stream. The results must be those of this round: the calls ran after the input copy and
- * before the output copy. Exits 77 (skipped) where CUDA sees no device. */
+/* The stream-ordered extension on a real CUDA stream. Each round closes a gate on the stream (a
+ * host function that holds it until the program opens it), queues a copy of new input to the
+ * device, then MPIX_Allreduce_enqueue (out of place and in place), MPIX_Isend/Irecv/
+ * Waitall_enqueue, MPIX_Send/Recv_enqueue of a strided datatype and a host-buffer
+ * MPIX_Allreduce_enqueue on a communicator bound to that stream, then copies of the results
+ * back; only then does it open the gate and wait for the stream. So every enqueue call must
+ * return before the stream ran anything (a call that waited for the stream would find the gate
+ * shut: the gate gives up after a while and the round fails), and the results must be those of
+ * this round: the calls ran after the input copy and before the output copies. The strided
+ * receive must leave the gaps of its buffer alone. Exits 77 (skipped) where CUDA sees no
+ * device. */
 #include <cuda_runtime_api.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "../mpi/check.h"
 
 #define CHECK_CUDA(call) CHECK((call) == cudaSuccess)
-enum { kCount = 1 << 16, kRounds = 4 };
+enum { kCount = 1 << 16, kRounds = 4, kStrided = 1000 };
+
+/* A gate on the stream: the host function holds the stream until `open`, or gives up after ten
+ * seconds and notes it. */
+struct gate {
+  volatile int open, gave_up;
+};
+static void hold_at_gate(void* data) {
+  struct gate* g = data;
+  const time_t start = time(NULL);
+  while (!g->open) {
+    if (time(NULL) - start > 10) {
+      g->gave_up = 1;
+      return;
+    }
+    struct timespec pause = {0, 1000000};
+    nanosleep(&pause, NULL);
+  }
+}
+
+static int input(int rank, int round, int i) { return (rank + 1) * 1000 + round * 7 + i % 97; }
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -34,40 +61,76 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPIX_Stream_create(info, &stream));
   MPI_Comm scomm;
   CHECK_MPI(MPIX_Stream_comm_create(MPI_COMM_WORLD, stream, &scomm));
+  MPI_Datatype every_other;  // kStrided ints, one of every two
+  CHECK_MPI(MPI_Type_vector(kStrided, 1, 2, MPI_INT, &every_other));
+  CHECK_MPI(MPI_Type_commit(&every_other));
 
-  int *in, *sum, *from_left, *host_in, *host_sum, *host_left;
-  CHECK_CUDA(cudaMalloc((void**)&in, kCount * sizeof(int)));
-  CHECK_CUDA(cudaMalloc((void**)&sum, kCount * sizeof(int)));
-  CHECK_CUDA(cudaMalloc((void**)&from_left, kCount * sizeof(int)));
-  CHECK_CUDA(cudaMallocHost((void**)&host_in, kCount * sizeof(int)));
-  CHECK_CUDA(cudaMallocHost((void**)&host_sum, kCount * sizeof(int)));
-  CHECK_CUDA(cudaMallocHost((void**)&host_left, kCount * sizeof(int)));
+  int *in, *sum, *in_place, *from_left, *strided, *host_in, *host_sum, *host_in_place, *host_left,
+      *host_strided;
+  const size_t bytes = kCount * sizeof(int), strided_bytes = 2 * kStrided * sizeof(int);
+  CHECK_CUDA(cudaMalloc((void**)&in, bytes));
+  CHECK_CUDA(cudaMalloc((void**)&sum, bytes));
+  CHECK_CUDA(cudaMalloc((void**)&in_place, bytes));
+  CHECK_CUDA(cudaMalloc((void**)&from_left, bytes));
+  CHECK_CUDA(cudaMalloc((void**)&strided, strided_bytes));
+  CHECK_CUDA(cudaMallocHost((void**)&host_in, bytes));
+  CHECK_CUDA(cudaMallocHost((void**)&host_sum, bytes));
+  CHECK_CUDA(cudaMallocHost((void**)&host_in_place, bytes));
+  CHECK_CUDA(cudaMallocHost((void**)&host_left, bytes));
+  CHECK_CUDA(cudaMallocHost((void**)&host_strided, strided_bytes));
   const int left = (rank + size - 1) % size, right = (rank + 1) % size;
   for (int round = 0; round < kRounds; ++round) {
     check_context("round %d", round);
-    for (int i = 0; i < kCount; ++i) host_in[i] = (rank + 1) * 1000 + round * 7 + i % 97;
-    CHECK_CUDA(cudaMemcpyAsync(in, host_in, kCount * sizeof(int), cudaMemcpyHostToDevice, cuda));
+    struct gate g = {0, 0};
+    CHECK_CUDA(cudaLaunchHostFunc(cuda, hold_at_gate, &g));
+    for (int i = 0; i < kCount; ++i) host_in[i] = input(rank, round, i);
+    CHECK_CUDA(cudaMemcpyAsync(in, host_in, bytes, cudaMemcpyHostToDevice, cuda));
+    CHECK_CUDA(cudaMemcpyAsync(in_place, host_in, bytes, cudaMemcpyHostToDevice, cuda));
+    CHECK_CUDA(cudaMemsetAsync(strided, 0xff, strided_bytes, cuda));
     CHECK_MPI(MPIX_Allreduce_enqueue(in, sum, kCount, MPI_INT, MPI_SUM, scomm));
+    CHECK_MPI(MPIX_Allreduce_enqueue(MPI_IN_PLACE, in_place, kCount, MPI_INT, MPI_MAX, scomm));
+    int mine = rank + round, total = -1;  // host memory: used once the stream gets there
+    CHECK_MPI(MPIX_Allreduce_enqueue(&mine, &total, 1, MPI_INT, MPI_SUM, scomm));
     MPI_Request r[2];
     CHECK_MPI(MPIX_Irecv_enqueue(from_left, kCount, MPI_INT, left, round, scomm, &r[0]));
     CHECK_MPI(MPIX_Isend_enqueue(in, kCount, MPI_INT, right, round, scomm, &r[1]));
     CHECK_MPI(MPIX_Waitall_enqueue(2, r, MPI_STATUSES_IGNORE));
-    CHECK_CUDA(cudaMemcpyAsync(host_sum, sum, kCount * sizeof(int), cudaMemcpyDeviceToHost, cuda));
-    CHECK_CUDA(
-        cudaMemcpyAsync(host_left, from_left, kCount * sizeof(int), cudaMemcpyDeviceToHost, cuda));
+    CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL);
+    // Even ranks send first, odd ranks receive first: the stream runs them one after another.
+    for (int turn = 0; turn < 2; ++turn) {
+      if ((turn == 0) == (rank % 2 == 0))
+        CHECK_MPI(MPIX_Send_enqueue(in, 1, every_other, right, 100 + round, scomm));
+      else
+        CHECK_MPI(MPIX_Recv_enqueue(strided, 1, every_other, left, 100 + round, scomm,
+                                    MPI_STATUS_IGNORE));
+    }
+    CHECK_CUDA(cudaMemcpyAsync(host_sum, sum, bytes, cudaMemcpyDeviceToHost, cuda));
+    CHECK_CUDA(cudaMemcpyAsync(host_in_place, in_place, bytes, cudaMemcpyDeviceToHost, cuda));
+    CHECK_CUDA(cudaMemcpyAsync(host_left, from_left, bytes, cudaMemcpyDeviceToHost, cuda));
+    CHECK_CUDA(cudaMemcpyAsync(host_strided, strided, strided_bytes, cudaMemcpyDeviceToHost, cuda));
+    g.open = 1;
     CHECK_CUDA(cudaStreamSynchronize(cuda));
+    CHECK(!g.gave_up);  // an enqueue call waited for the stream it was to be queued on
+    CHECK(total == size * (size - 1) / 2 + size * round);
     for (int i = 0; i < kCount; ++i) {
       int expected = 0;
-      for (int r2 = 0; r2 < size; ++r2) expected += (r2 + 1) * 1000 + round * 7 + i % 97;
+      for (int r2 = 0; r2 < size; ++r2) expected += input(r2, round, i);
       CHECK(host_sum[i] == expected);
-      CHECK(host_left[i] == (left + 1) * 1000 + round * 7 + i % 97);
+      CHECK(host_in_place[i] == input(size - 1, round, i));
+      CHECK(host_left[i] == input(left, round, i));
+    }
+    for (int i = 0; i < kStrided; ++i) {
+      CHECK(host_strided[2 * i] == input(left, round, 2 * i));
+      CHECK(host_strided[2 * i + 1] == -1);  // a gap: 0xffffffff, untouched
     }
   }
   CHECK_MPI(MPI_Comm_free(&scomm));
   CHECK_MPI(MPIX_Stream_free(&stream));
+  MPI_Type_free(&every_other);
   MPI_Info_free(&info);
-  cudaFree(in), cudaFree(sum), cudaFree(from_left);
-  cudaFreeHost(host_in), cudaFreeHost(host_sum), cudaFreeHost(host_left);
+  cudaFree(in), cudaFree(sum), cudaFree(in_place), cudaFree(from_left), cudaFree(strided);
+  cudaFreeHost(host_in), cudaFreeHost(host_sum), cudaFreeHost(host_in_place);
+  cudaFreeHost(host_left), cudaFreeHost(host_strided);
   cudaStreamDestroy(cuda);
   if (rank == 0) printf("gpu_streams: ok on %d rank(s)\n", size);
   MPI_Finalize();

@@ -1,0 +1,239 @@
+// The stream-ordered calls on a CUDA stream's queue (enqueued_calls.hpp).
+#include "runtime/streams/enqueued_calls.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "gpu/memory.hpp"
+
+namespace weft::streams {
+namespace {
+
+// Where `count` elements of a datatype lie relative to the buffer: `bytes` from `lo`; `dense`
+// when they fill that span (no gaps the stream's copy back must leave alone).
+struct Span {
+  ptrdiff_t lo = 0;
+  size_t bytes = 0;
+  bool dense = true;
+};
+
+Span span_of(int count, MPI_Datatype type) {
+  Span s;
+  if (count <= 0) return s;
+  MPI_Count lb = 0, extent = 0, true_lb = 0, true_extent = 0, size = 0;
+  PMPI_Type_get_extent_x(type, &lb, &extent);
+  PMPI_Type_get_true_extent_x(type, &true_lb, &true_extent);
+  PMPI_Type_size_x(type, &size);
+  const MPI_Count stride = MPI_Count(count - 1) * extent;
+  const MPI_Count first = true_lb + std::min<MPI_Count>(0, stride);
+  const MPI_Count last = true_lb + true_extent + std::max<MPI_Count>(0, stride);
+  s.lo = ptrdiff_t(first);
+  s.bytes = size_t(last - first);
+  s.dense = s.bytes == size_t(size) * size_t(count);
+  return s;
+}
+
+// One buffer of a call as the queue's thread sees it: the application's buffer itself (host
+// memory) or, for device memory, a pinned block standing in for its span.
+struct Side {
+  const void* user = nullptr;
+  Span span;
+  void* block = nullptr;
+  bool filled = false;  // the stream copies the device data into the block first
+  void* at = nullptr;   // what the PMPI call is given
+  // Whether a call writing here may start before the stream gets to it: only into a block
+  // that nothing on the stream touches before.
+  bool writable_early() const { return block != nullptr && !filled; }
+};
+
+// Places `buf` for the thread; `copy_in`: the stream copies the device data into the block
+// first (data the call reads, or a sparse span whose gaps the copy back must keep).
+Status place(StreamQueue& q, const void* buf, const Span& span, bool copy_in, Side* out) {
+  out->user = buf;
+  out->span = span;
+  out->at = const_cast<void*>(buf);
+  const char* first = static_cast<const char*>(buf) + span.lo;
+  if (span.bytes == 0 || !gpu::on_device(first)) return Status::success();
+  WEFT_TRY(q.take_block(span.bytes, &out->block));
+  out->at = static_cast<char*>(out->block) - span.lo;
+  out->filled = copy_in;
+  return copy_in ? q.copy(out->block, first, span.bytes) : Status::success();
+}
+
+// After the call's work: the stream copies the block back to the device buffer (`copy_out`)
+// and gives it back.
+Status unplace(StreamQueue& q, const Side& side, bool copy_out) {
+  if (side.block == nullptr) return Status::success();
+  if (copy_out) {
+    char* first = static_cast<char*>(const_cast<void*>(side.user)) + side.span.lo;
+    WEFT_TRY(q.copy(first, side.block, side.span.bytes));
+  }
+  return q.release_at_stream_point(side.block);
+}
+
+// A derived datatype may be freed once the call returns: the thread uses a duplicate of it.
+MPI_Datatype hold(MPI_Datatype type) {
+  int integers = 0, addresses = 0, types = 0, combiner = MPI_COMBINER_NAMED;
+  PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner);
+  if (combiner == MPI_COMBINER_NAMED) return type;
+  MPI_Datatype copy = MPI_DATATYPE_NULL;
+  return PMPI_Type_dup(type, &copy) == MPI_SUCCESS ? copy : type;
+}
+void drop(MPI_Datatype held, MPI_Datatype original) {
+  if (held != original) PMPI_Type_free(&held);
+}
+
+// An MPIX_Isend_enqueue or MPIX_Irecv_enqueue in flight: the generalized request the
+// application holds (`outer`) and the request the thread posted (`inner`).
+struct Pending {
+  std::shared_ptr<StreamQueue> queue;
+  Side side;
+  bool receive = false;
+  MPI_Datatype type = MPI_DATATYPE_NULL, held = MPI_DATATYPE_NULL;
+  MPI_Request inner = MPI_REQUEST_NULL, outer = MPI_REQUEST_NULL;
+  MPI_Status status{};
+};
+
+std::mutex g_pending_mutex;
+std::map<MPI_Request, std::shared_ptr<Pending>> g_pending;  // by outer request
+
+int query_pending(void* extra, MPI_Status* status) {
+  *status = static_cast<Pending*>(extra)->status;
+  return MPI_SUCCESS;
+}
+int free_pending(void*) { return MPI_SUCCESS; }
+int cancel_pending(void*, int) { return MPI_SUCCESS; }
+
+// Makes the application's request for `p` and files it.
+Status file_request(const std::shared_ptr<Pending>& p, MPI_Request* request) {
+  if (PMPI_Grequest_start(query_pending, free_pending, cancel_pending, p.get(), &p->outer) !=
+      MPI_SUCCESS)
+    return Status::error(MPI_ERR_INTERN, "could not make the request of an enqueued call");
+  std::lock_guard<std::mutex> g(g_pending_mutex);
+  g_pending[p->outer] = p;
+  *request = p->outer;
+  return Status::success();
+}
+
+}  // namespace
+
+Status send(StreamQueue& q, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+            MPI_Comm comm) {
+  Side side;
+  WEFT_TRY(place(q, buf, span_of(count, type), true, &side));
+  const MPI_Datatype held = hold(type);
+  WEFT_TRY(q.run_at_stream_point(
+      "MPIX_Send_enqueue",
+      [=] {
+        const int rc = PMPI_Send(side.at, count, held, dest, tag, comm);
+        drop(held, type);
+        return rc;
+      },
+      true));
+  return unplace(q, side, false);
+}
+
+Status recv(StreamQueue& q, void* buf, int count, MPI_Datatype type, int source, int tag,
+            MPI_Comm comm, MPI_Status* status) {
+  const Span span = span_of(count, type);
+  Side side;
+  WEFT_TRY(place(q, buf, span, !span.dense, &side));
+  const MPI_Datatype held = hold(type);
+  WEFT_TRY(q.run_at_stream_point(
+      "MPIX_Recv_enqueue",
+      [=] {
+        const int rc = PMPI_Recv(side.at, count, held, source, tag, comm, status);
+        drop(held, type);
+        return rc;
+      },
+      !side.writable_early()));
+  return unplace(q, side, true);
+}
+
+Status isend(StreamQueue& q, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+             MPI_Comm comm, MPI_Request* request) {
+  auto p = std::make_shared<Pending>();
+  p->queue = q.shared_from_this();
+  WEFT_TRY(place(q, buf, span_of(count, type), true, &p->side));
+  p->type = type;
+  p->held = hold(type);
+  WEFT_TRY(file_request(p, request));
+  return q.run_at_stream_point(
+      "MPIX_Isend_enqueue",
+      [=] { return PMPI_Isend(p->side.at, count, p->held, dest, tag, comm, &p->inner); }, true);
+}
+
+Status irecv(StreamQueue& q, void* buf, int count, MPI_Datatype type, int source, int tag,
+             MPI_Comm comm, MPI_Request* request) {
+  const Span span = span_of(count, type);
+  auto p = std::make_shared<Pending>();
+  p->queue = q.shared_from_this();
+  p->receive = true;
+  WEFT_TRY(place(q, buf, span, !span.dense, &p->side));
+  p->type = type;
+  p->held = hold(type);
+  WEFT_TRY(file_request(p, request));
+  return q.run_at_stream_point(
+      "MPIX_Irecv_enqueue",
+      [=] { return PMPI_Irecv(p->side.at, count, p->held, source, tag, comm, &p->inner); },
+      !p->side.writable_early());
+}
+
+bool is_enqueued(MPI_Request request) {
+  std::lock_guard<std::mutex> g(g_pending_mutex);
+  return g_pending.count(request) != 0;
+}
+
+Status wait(MPI_Request* request, MPI_Status* status) {
+  std::shared_ptr<Pending> p;
+  {
+    std::lock_guard<std::mutex> g(g_pending_mutex);
+    auto it = g_pending.find(*request);
+    if (it == g_pending.end())
+      return Status::error(MPI_ERR_REQUEST,
+                           "invalid request: not one of MPIX_Isend_enqueue or "
+                           "MPIX_Irecv_enqueue still in flight");
+    p = it->second;
+    g_pending.erase(it);
+  }
+  *request = MPI_REQUEST_NULL;
+  StreamQueue& q = *p->queue;
+  WEFT_TRY(q.run_at_stream_point(
+      "MPIX_Wait_enqueue",
+      [p, status] {
+        const int rc = PMPI_Wait(&p->inner, &p->status);
+        if (status != MPI_STATUS_IGNORE) *status = p->status;
+        drop(p->held, p->type);
+        PMPI_Grequest_complete(p->outer);
+        MPI_Request outer = p->outer;
+        PMPI_Wait(&outer, MPI_STATUS_IGNORE);
+        return rc;
+      },
+      false));
+  return unplace(q, p->side, p->receive);
+}
+
+Status allreduce(StreamQueue& q, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                 MPI_Op op, MPI_Comm comm) {
+  const Span span = span_of(count, type);
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  Side in, out;
+  WEFT_TRY(place(q, recvbuf, span, in_place || !span.dense, &out));
+  if (!in_place) WEFT_TRY(place(q, sendbuf, span, true, &in));
+  const MPI_Datatype held = hold(type);
+  WEFT_TRY(q.run_at_stream_point(
+      "MPIX_Allreduce_enqueue",
+      [=] {
+        const int rc =
+            PMPI_Allreduce(in_place ? MPI_IN_PLACE : in.at, out.at, count, held, op, comm);
+        drop(held, type);
+        return rc;
+      },
+      true));
+  WEFT_TRY(unplace(q, out, true));
+  return unplace(q, in, false);
+}
+
+}  // namespace weft::streams
