@@ -124,6 +124,26 @@ int main(int argc, char** argv) {
       CHECK(host_strided[2 * i + 1] == -1);  // a gap: 0xffffffff, untouched
     }
   }
+  check_context("errors of enqueue calls on a CUDA stream");
+  int error_class = MPI_SUCCESS;
+  MPI_Error_class(MPIX_Send_enqueue(in, 1, MPI_INT, size, 0, scomm), &error_class);
+  CHECK(error_class == MPI_ERR_RANK);  // checked by the call itself
+  // A failure of queued work (a truncated receive) comes back from the next call, once.
+  int pair[2] = {1, 2}, one = 0;
+  if (rank == 0) CHECK_MPI(MPIX_Send_enqueue(pair, 2, MPI_INT, 1, 9, scomm));
+  if (rank == 1) CHECK_MPI(MPIX_Recv_enqueue(&one, 1, MPI_INT, 0, 9, scomm, MPI_STATUS_IGNORE));
+  CHECK_CUDA(cudaStreamSynchronize(cuda));
+  if (rank == 1) {
+    MPI_Error_class(MPIX_Send_enqueue(in, 1, MPI_INT, MPI_PROC_NULL, 0, scomm), &error_class);
+    CHECK(error_class == MPI_ERR_TRUNCATE);
+    CHECK_MPI(MPIX_Send_enqueue(in, 1, MPI_INT, MPI_PROC_NULL, 0, scomm));
+  }
+  // A plain request waits now, in MPIX_Wait_enqueue as in MPI_Wait.
+  MPI_Request plain;
+  CHECK_MPI(MPI_Irecv(&one, 1, MPI_INT, rank, 10, MPI_COMM_WORLD, &plain));
+  CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, rank, 10, MPI_COMM_WORLD));
+  CHECK_MPI(MPIX_Wait_enqueue(&plain, MPI_STATUS_IGNORE));
+  CHECK(plain == MPI_REQUEST_NULL && one == rank);
   CHECK_MPI(MPI_Comm_free(&scomm));
   CHECK_MPI(MPIX_Stream_free(&stream));
   MPI_Type_free(&every_other);
