@@ -15,6 +15,7 @@
 #include "gpu/memory.hpp"
 #include "mpi.h"
 #include "pt2pt/match_bits.hpp"
+#include "pt2pt/ucx_config.hpp"
 #include "pt2pt/ucx_device_memory.hpp"
 #include "runtime/tools/counters.hpp"
 
@@ -62,30 +63,6 @@ void on_recv_done(void* request, ucs_status_t st, const ucp_tag_recv_info_t* inf
   ucp_request_free(request);
 }
 
-// UCX settings Weft chooses unless the user set the UCX_ variable. UCX 1.13's v2 protocols pick
-// pipelined shared-memory copies for large intra-node messages: 1-4 MiB ping-pong ran at
-// ~20 GB/s here against ~9 GB/s with the v1 rendezvous (perf/, see README). The pipeline needs
-// sender and receiver running at once, so with more ranks than cores it is 5-10x slower than the
-// v1 single-copy rendezvous (1-4 MiB allreduce on 4 and 8 ranks on 2 cores): then it stays off.
-struct UcxDefault {
-  const char* name;
-  const char* value;
-  bool when_oversubscribed;
-};
-constexpr UcxDefault kUcxDefaults[] = {
-    {"PROTO_ENABLE", "y", false},
-};
-
-Status apply_defaults(ucp_config_t* config, bool oversubscribed) {
-  for (const auto& [name, value, when_oversubscribed] : kUcxDefaults) {
-    if (oversubscribed && !when_oversubscribed) continue;
-    if (std::getenv((std::string("UCX_") + name).c_str()) != nullptr) continue;
-    ucs_status_t st = ucp_config_modify(config, name, value);
-    if (st != UCS_OK) return ucx_error((std::string("ucp_config_modify ") + name).c_str(), st);
-  }
-  return Status::success();
-}
-
 class UcxTransport final : public Transport {
  public:
   ~UcxTransport() override {
@@ -110,7 +87,7 @@ class UcxTransport final : public Transport {
     ucp_config_t* config = nullptr;
     ucs_status_t st = ucp_config_read(nullptr, nullptr, &config);
     if (st != UCS_OK) return ucx_error("ucp_config_read", st);
-    if (Status s = apply_defaults(config, o.oversubscribed); !s.ok()) {
+    if (Status s = apply_ucx_defaults(config, o.oversubscribed); !s.ok()) {
       ucp_config_release(config);
       return s;
     }
