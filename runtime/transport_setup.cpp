@@ -79,7 +79,7 @@ Status start_ucx(const JobInfo& job, bool oversubscribed, std::unique_ptr<Transp
   // (runtime/call_lock.hpp).
   options.multi_threaded = true;
   options.oversubscribed = oversubscribed;
-  options.pack_device_memory = setting_long("WEFT_GPU_UCX_PACK", 1) != 0;
+  options.pack_device_memory = gpu_ucx_pack_wanted();
   options.staging = staging_shape();
   return make_ucx_transport(options, net);
 }
@@ -108,6 +108,10 @@ gpu::StagingShape staging_shape() {
       size_t(std::clamp(setting_long("WEFT_GPU_STAGING_DEPTH", long(shape.depth)), 1L, 64L));
   return shape;
 }
+
+bool gpu_ipc_wanted() { return setting_long("WEFT_GPU_IPC", 1) != 0; }
+
+bool gpu_ucx_pack_wanted() { return setting_long("WEFT_GPU_UCX_PACK", 1) != 0; }
 
 Status choose_transport(TransportChoice* out) {
   const std::string wanted = setting_value("WEFT_TRANSPORT");
@@ -163,7 +167,7 @@ Status finish_transports(const JobInfo& job, bool oversubscribed, std::unique_pt
       o.split_copy_min = size_t(setting_long("WEFT_SHM_SPLIT_COPY_MIN", 65536));
       o.split_stream_min = size_t(setting_long("WEFT_SHM_SPLIT_STREAM_MIN", 1048576));
     }
-    o.device_ipc = setting_long("WEFT_GPU_IPC", 1) != 0;
+    o.device_ipc = gpu_ipc_wanted();
     o.staging = staging_shape();
     WEFT_TRY(shm::ShmTransport::attach(o, &node));
   }

@@ -23,6 +23,10 @@ struct TransportChoice {
 // The staging pipelines' chunks (gpu/staging.hpp): WEFT_GPU_STAGING_CHUNK and _DEPTH, within the
 // bounds their documentation gives.
 gpu::StagingShape staging_shape();
+// WEFT_GPU_IPC: device messages between ranks of a node through CUDA IPC (else host memory).
+bool gpu_ipc_wanted();
+// WEFT_GPU_UCX_PACK: device buffers fed to a UCX without CUDA through a staging pipeline.
+bool gpu_ucx_pack_wanted();
 
 // The network transport WEFT_TRANSPORT and WEFT_OFI_PROVIDER ask for, or the rule picks.
 Status choose_transport(TransportChoice* out);

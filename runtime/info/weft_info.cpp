@@ -110,11 +110,11 @@ void print_gpu() {
   const char* kernels = "built without nvcc: reductions of device data run on the host";
 #endif
   std::printf("  GPU buffers: accepted (%s); %s\n", memory->describe().c_str(), kernels);
-  const std::string node = weft::shm::device_path_text(
-      weft::setting_long("WEFT_GPU_IPC", 1) != 0, "WEFT_SHM_EAGER_LIMIT bytes");
+  const std::string node =
+      weft::shm::device_path_text(weft::gpu_ipc_wanted(), "WEFT_SHM_EAGER_LIMIT bytes");
   std::printf("  GPU messages between ranks of a node: %s\n", node.c_str());
-  const std::string ucx = weft::ucx_device_path(weft::ucx_library_moves_cuda_memory(),
-                                                weft::setting_long("WEFT_GPU_UCX_PACK", 1) != 0);
+  const std::string ucx =
+      weft::ucx_device_path(weft::ucx_library_moves_cuda_memory(), weft::gpu_ucx_pack_wanted());
   std::printf("  GPU messages over UCX: %s; over libfabric: registered (FI_HMEM) where the "
               "provider grants it, else through host memory\n",
               ucx.c_str());
