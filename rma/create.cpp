@@ -195,16 +195,21 @@ Status create_window(Comm& comm, const WindowSpec& spec, void** base_out, MPI_Wi
       t.reach = Reach::kCma;
     }  // else: cross-memory attach is not permitted here; messages it is
   }
-  // Every member serves requests as soon as any member sends any.
-  bool none_remote = true;
+  const bool dynamic = spec.flavor == MPI_WIN_FLAVOR_DYNAMIC;
+  if (dynamic) {
+    w->own_device = w->targets[size_t(wc.rank)];
+    w->own_device.device = true;
+  }
+  // Every member serves requests as soon as any member sends any; in a dynamic window, also
+  // where GPU memory may be attached, which other members of the node reach by messages.
+  bool none_remote = !(dynamic && gpu::usable_device_memory() != nullptr);
   for (const Target& t : w->targets) none_remote = none_remote && t.reach != Reach::kRemote;
   bool nobody_remote = true;
   WEFT_TRY(all_agree(wc, none_remote, &nobody_remote));
   if (!nobody_remote) WEFT_TRY(start_server(*w));
   // Contiguous transfers to other nodes through the transport's RMA, where it has one (the
   // attached regions of dynamic windows are not known ahead: messages).
-  if (!nobody_remote && path != "messages" && spec.flavor != MPI_WIN_FLAVOR_DYNAMIC &&
-      world().transport->rma_capable())
+  if (!nobody_remote && path != "messages" && !dynamic && world().transport->rma_capable())
     WEFT_TRY(exchange_keys(*w, wc));
   if (base_out != nullptr) *base_out = w->base;
   *out = windows().add(std::move(w));

@@ -139,7 +139,7 @@ WEFT_RMA_INLINE bool fast_unlock(int rank, MPI_Win win) {
   Window* w = fast_window(win, rank);
   if (w == nullptr || !w->epochs.locks.holds(rank)) return false;
   const Target& t = w->targets[size_t(rank)];
-  if (t.reach == Reach::kRemote) return false;
+  if (t.reach == Reach::kRemote || !w->remote.dirty.empty()) return false;  // requests to flush
   const int type = w->epochs.locks.type(rank);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (type > 0) unlock(t.control, type == MPI_LOCK_EXCLUSIVE);

@@ -22,6 +22,14 @@ enum class MessageKind : uint8_t {
   kLock,           // answer once the lock is held (flags: exclusive)
   kUnlock,         // release, then answer
   kFlush,          // answer (everything earlier is done by then)
+  kRegion,         // answer a RegionAnswer: the dynamic window's region attached at `address`
+};
+
+// The answer to kRegion: the region [start, end) attached to a dynamic window that holds the
+// address asked about, and whether it is GPU memory; all 0 where none does.
+struct RegionAnswer {
+  uint64_t start = 0, end = 0;
+  uint64_t device = 0;
 };
 
 inline constexpr uint8_t kExclusive = 1;  // kLock, kUnlock

@@ -21,7 +21,21 @@ struct Resolved {
   Run one;                // a contiguous target type: its single run
   std::vector<Run> many;  // any other
   size_t bytes = 0;
+  int rank = 0;
+  ptrdiff_t lo = 0, hi = 0;  // the runs' extent, from span.address
+  // By messages though on this node: GPU memory attached to a dynamic window by another
+  // process, which cross-memory attach cannot reach.
+  bool by_messages = false;
 };
+
+// Whether [first, end) lies in a region of GPU memory `rank` attached, as learnt before.
+bool in_known_device_region(const Window& w, int rank, uint64_t first, uint64_t end) {
+  auto known = w.device_regions.find(rank);
+  if (known == w.device_regions.end()) return false;
+  for (const auto& [start, stop] : known->second)
+    if (first >= start && end <= stop) return true;
+  return false;
+}
 
 Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
   if (t.rank < 0 || t.rank >= w.size)
@@ -42,12 +56,15 @@ Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
   }
   const bool dynamic = w.flavor == MPI_WIN_FLAVOR_DYNAMIC;
   const ptrdiff_t start = ptrdiff_t(t.disp) * ptrdiff_t(dynamic ? 1 : target.disp_unit);
-  if (!dynamic && out->span.run_count > 0) {
-    ptrdiff_t lo = out->span.runs[0].offset, hi = lo;
+  ptrdiff_t lo = 0, hi = 0;
+  if (out->span.run_count > 0) {
+    lo = hi = out->span.runs[0].offset;
     for (const Run& r : out->span) {
       lo = std::min(lo, r.offset);
       hi = std::max(hi, r.offset + ptrdiff_t(r.bytes));
     }
+  }
+  if (!dynamic && out->span.run_count > 0) {
     if (start + lo < 0 || start + hi > ptrdiff_t(target.size))
       return Status::error(MPI_ERR_RMA_RANGE,
                            "target_disp=" + std::to_string(t.disp) + " with " +
@@ -58,10 +75,39 @@ Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
   }
   out->span.target = &target;
   out->span.address = (dynamic ? 0 : target.base) + uint64_t(start);
+  out->rank = t.rank;
+  out->lo = lo;
+  out->hi = hi;
+  if (dynamic && out->span.run_count > 0) {
+    const uint64_t first = out->span.address + uint64_t(lo), end = out->span.address + uint64_t(hi);
+    uint64_t region_start = 0;
+    const AttachedRegion* own =
+        t.rank == w.rank ? attached_region(w, first, end - first, &region_start) : nullptr;
+    if (own != nullptr && own->device) out->span.target = &w.own_device;
+    out->by_messages = target.reach == Reach::kCma && in_known_device_region(w, t.rank, first, end);
+  }
   return Status::success();
 }
 
-bool remote(const Resolved& r) { return r.span.target->reach == Reach::kRemote; }
+bool remote(const Resolved& r) { return r.by_messages || r.span.target->reach == Reach::kRemote; }
+
+// Runs `here` (memory, cross-memory attach). Where cross-memory attach finds no memory at an
+// address of another process's dynamic window, asks that process whether GPU memory is attached
+// there, and if so runs `by_messages` instead, remembering the region for later accesses.
+template <typename Here, typename ByMessages>
+Status here_or_by_messages(Window& w, Resolved& r, Here here, ByMessages by_messages) {
+  const Status s = here();
+  if (s.ok() || s.error_class != MPI_ERR_RMA_RANGE || w.flavor != MPI_WIN_FLAVOR_DYNAMIC ||
+      r.span.target->reach != Reach::kCma || !w.remote.server)
+    return s;
+  const uint64_t first = r.span.address + uint64_t(r.lo), end = r.span.address + uint64_t(r.hi);
+  RegionAnswer region;
+  WEFT_TRY(remote_region(w, r.rank, first, &region));
+  if (region.device == 0 || end > region.end) return s;
+  w.device_regions[r.rank].emplace_back(region.start, region.end);
+  r.by_messages = true;
+  return by_messages();
+}
 
 Status check_sizes(const Typed& origin, const Resolved& r, const char* what) {
   const size_t bytes = origin.type->size() * origin.count;
@@ -134,7 +180,10 @@ Status put(Window& w, const Typed& origin, const TargetRef& target) {
   std::unique_ptr<unsigned char[]> hold;
   const unsigned char* packed = nullptr;
   WEFT_TRY(packed_origin(origin, &hold, &packed));
-  return remote(r) ? remote_put(w, r.span, packed) : write_runs(r.span, packed);
+  if (remote(r)) return remote_put(w, r.span, packed);
+  return here_or_by_messages(
+      w, r, [&] { return write_runs(r.span, packed); },
+      [&] { return remote_put(w, r.span, packed); });
 }
 
 Status get(Window& w, const Typed& origin, const TargetRef& target) {
@@ -143,7 +192,9 @@ Status get(Window& w, const Typed& origin, const TargetRef& target) {
   WEFT_TRY(resolve(w, target, &r));
   WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
   auto read = [&](unsigned char* into) {
-    return remote(r) ? remote_get(w, r.span, into) : read_runs(r.span, into);
+    if (remote(r)) return remote_get(w, r.span, into);
+    return here_or_by_messages(
+        w, r, [&] { return read_runs(r.span, into); }, [&] { return remote_get(w, r.span, into); });
   };
   if (direct(origin)) return read(static_cast<unsigned char*>(origin.type->data_start(origin.buf)));
   std::unique_ptr<unsigned char[]> packed(new unsigned char[r.bytes]);
@@ -182,7 +233,9 @@ Status combine_at(Window& w, const Typed& origin, const Typed* result, const Tar
     }
   }
   WEFT_TRY(remote(r) ? remote_accumulate(w, r.span, in, how, into)
-                     : accumulate_runs(r.span, in, how, into));
+                     : here_or_by_messages(
+                           w, r, [&] { return accumulate_runs(r.span, in, how, into); },
+                           [&] { return remote_accumulate(w, r.span, in, how, into); }));
   return old != nullptr ? deliver(*result, old.get()) : Status::success();
 }
 
@@ -202,8 +255,10 @@ Status compare_and_swap(Window& w, const void* value, const void* compare, void*
   if (rank == MPI_PROC_NULL) return Status::success();
   Resolved r;
   WEFT_TRY(resolve(w, TargetRef{rank, disp, 1, type}, &r));
-  return remote(r) ? remote_compare_and_swap(w, r.span, value, compare, result, *type)
-                   : rma::compare_and_swap(r.span, value, compare, result, type->size());
+  if (remote(r)) return remote_compare_and_swap(w, r.span, value, compare, result, *type);
+  return here_or_by_messages(
+      w, r, [&] { return rma::compare_and_swap(r.span, value, compare, result, type->size()); },
+      [&] { return remote_compare_and_swap(w, r.span, value, compare, result, *type); });
 }
 
 void remember_fetch_op(Window& w, MPI_Op op, MPI_Datatype type) {

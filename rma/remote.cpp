@@ -234,6 +234,16 @@ Status remote_flush(Window& w, int target) {
   return Status::success();
 }
 
+Status remote_region(Window& w, int target, uint64_t address, RegionAnswer* out) {
+  RequestHeader h;
+  h.kind = MessageKind::kRegion;
+  h.address = address;
+  size_t length = 0;
+  auto m = encode(h, nullptr, {}, &length);
+  *out = RegionAnswer{};
+  return round_trip(w, target, std::move(m), length, out, sizeof *out);
+}
+
 Status start_server(Window& w) {
   w.remote.server = std::make_unique<TargetServer>(w);
   world().progress.activate(w.remote.server.get());

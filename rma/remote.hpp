@@ -1,10 +1,12 @@
-// The origin side of operations on targets of Reach::kRemote: the transport's RMA and atomics
+// The origin side of operations on targets of Reach::kRemote (and on GPU memory another process
+// of this node attached to a dynamic window): the transport's RMA and atomics
 // where the window has them (rma/transport_keys.hpp, rma/transport_atomics.hpp), else the
 // active-message path (rma/messages.hpp). Puts and accumulates go out without waiting; gets,
 // fetches and compare-and-swap wait for their answer; flush, unlock and the epoch ends wait
 // until the target has served every earlier request of this process.
 #pragma once
 #include "rma/access.hpp"
+#include "rma/messages.hpp"
 
 namespace weft::rma {
 
@@ -18,6 +20,9 @@ Status remote_lock(Window& w, int target, bool exclusive);
 Status remote_unlock(Window& w, int target, bool exclusive);
 // Every earlier request to `target` (-1: to every target sent any) is done at the target.
 Status remote_flush(Window& w, int target);
+// Asks `target` which region of GPU or host memory attached to dynamic window `w` holds
+// `address` (rma/messages.hpp, kRegion).
+Status remote_region(Window& w, int target, uint64_t address, RegionAnswer* out);
 
 // The server of a window whose members use the active-message path; started at creation and
 // stopped by MPI_Win_free after its final barrier.

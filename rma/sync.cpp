@@ -90,6 +90,9 @@ Status acquire(Window& w, int target, bool exclusive) {
 Status release(Window& w, int target, bool held, bool exclusive) {
   const bool remote = w.targets[size_t(target)].reach == Reach::kRemote;
   if (remote) return held ? remote_unlock(w, target, exclusive) : remote_flush(w, target);
+  // Requests sent to it (GPU memory it attached to a dynamic window) are done before the lock
+  // goes.
+  WEFT_TRY(remote_flush(w, target));
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (held) rma::unlock(w.targets[size_t(target)].control, exclusive);
   return Status::success();

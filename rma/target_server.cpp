@@ -1,6 +1,7 @@
 // Serving one-sided requests at the target (rma/target_server.hpp).
 #include "rma/target_server.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "pt2pt/pt2pt.hpp"
@@ -22,6 +23,8 @@ TargetServer::TargetServer(Window& w) : w_(w) {
   self_.mapped = nullptr;  // addresses are this process's own
   self_.control = w.targets[size_t(w.rank)].control;
   self_.device = w.targets[size_t(w.rank)].device;
+  self_device_ = self_;
+  self_device_.device = true;
 }
 
 TargetServer::~TargetServer() {
@@ -81,6 +84,15 @@ void TargetServer::answer(int origin, std::unique_ptr<unsigned char[]> data, siz
   replies_.push_back({r, std::move(data)});
 }
 
+void TargetServer::refuse(const Arrival& a, const RequestHeader& h, size_t bytes) {
+  const size_t reply_bytes = h.kind == MessageKind::kCompareSwap ? h.elem_size : bytes;
+  if (h.kind == MessageKind::kGet || h.kind == MessageKind::kGetAccumulate ||
+      h.kind == MessageKind::kCompareSwap) {
+    std::unique_ptr<unsigned char[]> zeros(new unsigned char[reply_bytes]());
+    answer(a.origin, std::move(zeros), reply_bytes);
+  }
+}
+
 void TargetServer::serve(const Arrival& a) {
   RequestHeader h;
   std::memcpy(&h, a.message.get(), sizeof h);
@@ -88,9 +100,34 @@ void TargetServer::serve(const Arrival& a) {
   const unsigned char* data = runs + h.run_count * sizeof(Run);
   std::vector<Run> run_list(h.run_count);
   if (h.run_count > 0) std::memcpy(run_list.data(), runs, h.run_count * sizeof(Run));
-  const TargetSpan span{&self_, h.address, run_list.data(), run_list.size()};
   size_t bytes = 0;
   for (const Run& r : run_list) bytes += r.bytes;
+  const Target* target = &self_;
+  if (w_.flavor == MPI_WIN_FLAVOR_DYNAMIC && h.kind == MessageKind::kRegion) {
+    RegionAnswer region;
+    uint64_t start = 0;
+    if (const AttachedRegion* found = attached_region(w_, h.address, 1, &start)) {
+      region = {start, start + found->bytes, found->device ? 1u : 0u};
+    }
+    std::unique_ptr<unsigned char[]> reply(new unsigned char[sizeof region]);
+    std::memcpy(reply.get(), &region, sizeof region);
+    return answer(a.origin, std::move(reply), sizeof region);
+  }
+  if (w_.flavor == MPI_WIN_FLAVOR_DYNAMIC && !run_list.empty()) {
+    // Only inside one attached region: memory the application did not attach is left alone
+    // (and what an answer would carry stays zero).
+    ptrdiff_t lo = run_list[0].offset, hi = lo;
+    for (const Run& r : run_list) {
+      lo = std::min(lo, r.offset);
+      hi = std::max(hi, r.offset + ptrdiff_t(r.bytes));
+    }
+    uint64_t start = 0;
+    const AttachedRegion* region =
+        attached_region(w_, h.address + uint64_t(lo), uint64_t(hi - lo), &start);
+    if (region == nullptr) return refuse(a, h, bytes);
+    if (region->device) target = &self_device_;
+  }
+  const TargetSpan span{target, h.address, run_list.data(), run_list.size()};
 
   Reduction reduction;
   Combine how;
@@ -134,6 +171,8 @@ void TargetServer::serve(const Arrival& a) {
       return answer(a.origin, nullptr, 0);
     case MessageKind::kFlush:
       return answer(a.origin, nullptr, 0);
+    case MessageKind::kRegion:
+      return answer(a.origin, nullptr, 0);  // not a dynamic window: nothing attached
   }
 }
 

@@ -2,7 +2,8 @@
 // engine that takes the requests sent to this process on a window's communicator, in arrival
 // order, applies them to this process's window memory (under the same lock and accumulate
 // mutex that origins on this node take directly) and answers those that need it. It runs
-// whenever this process is inside any MPI call.
+// whenever this process is inside any MPI call. In a dynamic window it applies requests only
+// inside attached regions, GPU memory with the device's copies.
 #pragma once
 #include <deque>
 #include <memory>
@@ -12,6 +13,8 @@
 #include "runtime/activity.hpp"
 
 namespace weft::rma {
+
+struct RequestHeader;  // rma/messages.hpp
 
 class TargetServer final : public Activity {
  public:
@@ -42,10 +45,14 @@ class TargetServer final : public Activity {
   // Starts receiving every request that has arrived; returns how many.
   unsigned take_arrivals();
   void serve(const Arrival& a);
+  // Leaves a request outside the dynamic window's attached memory unapplied; one that expects
+  // an answer gets zeros.
+  void refuse(const Arrival& a, const RequestHeader& h, size_t bytes);
   void answer(int origin, std::unique_ptr<unsigned char[]> data, size_t bytes);
 
   Window& w_;
-  Target self_;  // this process's memory at its own addresses
+  Target self_;         // this process's memory at its own addresses
+  Target self_device_;  // the same, GPU memory (a dynamic window's attached region)
   std::deque<Arrival> arrivals_;
   std::deque<LockWait> lock_waits_;
   std::vector<Reply> replies_;

@@ -32,4 +32,14 @@ Status lookup_window(MPI_Win handle, const char* arg, Window** out) {
                                         " (not a live window)");
 }
 
+const AttachedRegion* attached_region(const Window& w, uint64_t address, uint64_t bytes,
+                                      uint64_t* start) {
+  auto it = w.attached.upper_bound(address);
+  if (it == w.attached.begin()) return nullptr;
+  --it;
+  if (address + bytes > it->first + it->second.bytes) return nullptr;
+  *start = it->first;
+  return &it->second;
+}
+
 }  // namespace weft::rma

@@ -46,6 +46,13 @@ struct Target {
   bool device = false;
 };
 
+// A region attached to a dynamic window (MPI_Win_attach): its bytes, and whether it is GPU
+// memory (reached with the device's copies, by messages from other processes).
+struct AttachedRegion {
+  uint64_t bytes = 0;
+  bool device = false;
+};
+
 // The passive-target locks this process holds, by target: MPI_LOCK_SHARED or
 // MPI_LOCK_EXCLUSIVE, negated when MPI_MODE_NOCHECK took none; 0 for none. A flat array, so
 // that MPI_Win_lock/unlock's short path (rma/fast_path.hpp) allocates nothing.
@@ -114,8 +121,15 @@ struct Window {
   // The basic types whose accumulates go by the transport's atomics, one bit per AtomicType
   // (rma/transport_atomics.hpp); 0: none do.
   uint32_t atomic_types = 0;
-  // MPI_Win_attach'ed regions of a dynamic window: start address -> bytes.
-  std::map<uint64_t, uint64_t> attached;
+  // MPI_Win_attach'ed regions of a dynamic window, by start address.
+  std::map<uint64_t, AttachedRegion> attached;
+  // Of a dynamic window: this process's memory as the target of an access that lands in an
+  // attached region of GPU memory (targets[rank] with `device` set).
+  Target own_device;
+  // Of a dynamic window: the regions of GPU memory other members of this node attached, as
+  // [start, end) by window rank, learnt from them when cross-memory attach could not reach an
+  // address; accesses there go by messages.
+  std::map<int, std::vector<std::pair<uint64_t, uint64_t>>> device_regions;
   // The device memory of other members of the node, mapped here (Target::device), closed by
   // MPI_Win_free before its final barrier, so that no mapping outlives the window.
   std::unique_ptr<gpu::IpcCache> device_mappings;
@@ -145,5 +159,10 @@ inline WindowTable& windows() { return g_window_table; }
 
 // The window behind `handle`, or MPI_ERR_WIN naming `arg` and the value.
 Status lookup_window(MPI_Win handle, const char* arg, Window** out);
+
+// The region of dynamic window `w` attached here that holds [address, address + bytes), and its
+// start in *start; null when no one region holds it all.
+const AttachedRegion* attached_region(const Window& w, uint64_t address, uint64_t bytes,
+                                      uint64_t* start);
 
 }  // namespace weft::rma

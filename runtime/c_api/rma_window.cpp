@@ -2,10 +2,10 @@
 // attach/detach of dynamic windows (MPI 4.1 §12.2).
 #include <string>
 
+#include "gpu/memory.hpp"
 #include "mpi.h"
 #include "rma/create.hpp"
 #include "runtime/c_api/guard.hpp"
-#include "runtime/c_api/host_buffer.hpp"
 #include "runtime/c_api/rma_args.hpp"
 
 using weft::Status;
@@ -33,13 +33,6 @@ Status check_info(MPI_Info info) {
 }
 
 // Every creation call: check, then create collectively over `comm`.
-// Memory attached to a dynamic window is reached by address from other processes (cross-memory
-// attach on the node), so it cannot be GPU device memory; MPI_Win_create takes it
-// (rma/window.hpp, Target::device).
-Status check_host_memory(const void* base) {
-  return capi::check_host_buffer(base, "base", "Weft's dynamic windows", MPI_ERR_BASE);
-}
-
 int create(const char* fn, rma::WindowSpec spec, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   WEFT_REQUIRE_RUNNING(fn);
   weft::Comm* c = nullptr;
@@ -166,17 +159,18 @@ int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
                                                               "(MPI_Win_create_dynamic)"));
   WEFT_WIN_CHECK(win, fn, check_size(size));
   if (size > 0) WEFT_WIN_CHECK(win, fn, capi::check_not_null(base, "base"));
-  WEFT_WIN_CHECK(win, fn, check_host_memory(base));
   const uint64_t start = uint64_t(reinterpret_cast<uintptr_t>(base));
-  for (const auto& [at, bytes] : w->attached) {
-    if (start < at + bytes && at < start + uint64_t(size))
+  for (const auto& [at, region] : w->attached) {
+    if (start < at + region.bytes && at < start + uint64_t(size))
       return capi::report_win(win, fn,
                               Status::error(MPI_ERR_RMA_ATTACH,
                                             "the memory overlaps a region already "
                                             "attached to " +
                                                 w->display_name()));
   }
-  w->attached[start] = uint64_t(size);
+  // GPU memory is reached with the device's copies here and by messages from other processes
+  // (rma/window.hpp, AttachedRegion).
+  w->attached[start] = rma::AttachedRegion{uint64_t(size), size > 0 && weft::gpu::on_device(base)};
   return MPI_SUCCESS;
 }
 
