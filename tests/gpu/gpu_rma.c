@@ -1,11 +1,11 @@
-/* One-sided calls with GPU buffers: windows made on CUDA device memory (MPI_Win_create), and host
- * windows (MPI_Win_create, reached by cross-memory attach; MPI_Win_allocate, mapped) used with
- * device origin and result buffers. In fence epochs: a get of the left neighbour's window, a
- * strided put (a vector target type) into the right neighbour's and a put into this rank's
- * own, a sum accumulated by every rank into rank 0's. In lock epochs: fetch-and-op and
+/* One-sided calls with GPU buffers: windows made on CUDA device memory (MPI_Win_create) or
+ * attached to a dynamic window (MPI_Win_attach, its address shared with MPI_Allgather), and host
+ * windows (MPI_Win_create, reached by cross-memory attach; MPI_Win_allocate, mapped; dynamic)
+ * used with device origin and result buffers. In fence epochs: a get of the left neighbour's
+ * window, a strided put (a vector target type) into the right neighbour's and a put into this
+ * rank's own, a sum accumulated by every rank into rank 0's. In lock epochs: fetch-and-op and
  * get-accumulate on the last rank's window, compare-and-swap on rank 0's. Every window and result
- * is copied back to the host and compared with a host computation. Memory attached to a
- * dynamic window must be host memory: a device buffer gets MPI_ERR_BASE.
+ * is copied back to the host and compared with a host computation.
  * usage: gpu_rma mapped | unmapped
  *   mapped:   each rank maps the device windows of the other ranks of its node (CUDA IPC), the
  *             default; the MPI_T counter rma_device_windows_mapped says so;
@@ -20,18 +20,29 @@
 /* Doubles per window: 64 KiB, so that an accumulate of all of it may run on the GPU. */
 enum { kN = 8192 };
 
+typedef enum { CREATE, ALLOCATE, DYNAMIC } Flavor;
+static const char* const kFlavorNames[] = {"MPI_Win_create", "MPI_Win_allocate", "MPI_Win_attach"};
 typedef struct {
-  MemKind window; /* MEM_DEVICE: MPI_Win_create on device memory */
-  int allocate;   /* host window from MPI_Win_allocate, else MPI_Win_create on malloc'd memory */
+  MemKind window; /* MEM_DEVICE: device memory; MPI_Win_allocate's is host memory */
+  Flavor flavor;
   MemKind origin; /* origin and result buffers */
 } Case;
 static const Case kCases[] = {
-    {MEM_DEVICE, 0, MEM_DEVICE}, {MEM_DEVICE, 0, MEM_HOST},   {MEM_HOST, 0, MEM_DEVICE},
-    {MEM_HOST, 1, MEM_DEVICE},   {MEM_DEVICE, 0, MEM_PINNED},
+    {MEM_DEVICE, CREATE, MEM_DEVICE}, {MEM_DEVICE, CREATE, MEM_HOST},
+    {MEM_HOST, CREATE, MEM_DEVICE},   {MEM_HOST, ALLOCATE, MEM_DEVICE},
+    {MEM_DEVICE, CREATE, MEM_PINNED}, {MEM_DEVICE, DYNAMIC, MEM_DEVICE},
+    {MEM_DEVICE, DYNAMIC, MEM_HOST},  {MEM_HOST, DYNAMIC, MEM_DEVICE},
 };
 enum { kNumCases = sizeof kCases / sizeof kCases[0] };
 
 static double* g_window; /* the window's memory (device or host) */
+/* Where element i of rank r's window is for the calls: element i (disp_unit 8), or in a dynamic
+ * window the address of the element (disp_unit 1). */
+static MPI_Aint* g_base;
+static int g_dynamic;
+static MPI_Aint disp(int rank, size_t i) {
+  return g_dynamic ? MPI_Aint_add(g_base[rank], (MPI_Aint)(i * sizeof(double))) : (MPI_Aint)i;
+}
 static MPI_T_pvar_session g_session;
 static MPI_T_pvar_handle g_mapped; /* rma_device_windows_mapped */
 
@@ -75,7 +86,7 @@ static void fence_epochs(MPI_Win win, MemKind origin_kind) {
   fill_window(1);
   check_mpi(MPI_Win_fence(0, win), "MPI_Win_fence");
   double* got = mem_alloc(origin_kind, kN * sizeof(double));
-  check_mpi(MPI_Get(got, kN, MPI_DOUBLE, left, 0, kN, MPI_DOUBLE, win), "MPI_Get");
+  check_mpi(MPI_Get(got, kN, MPI_DOUBLE, left, disp(left, 0), kN, MPI_DOUBLE, win), "MPI_Get");
   check_mpi(MPI_Win_fence(0, win), "MPI_Win_fence");
   double* host = malloc(kN * sizeof(double));
   mem_copy(host, got, kN * sizeof(double));
@@ -89,8 +100,10 @@ static void fence_epochs(MPI_Win win, MemKind origin_kind) {
   MPI_Type_commit(&every_other);
   void* strided = values_in(origin_kind, MPI_DOUBLE, kN / 4, g_rank, 0, 2);
   void* own = values_in(origin_kind, MPI_DOUBLE, 8, g_rank, 0, 3);
-  check_mpi(MPI_Put(strided, kN / 4, MPI_DOUBLE, right, 0, 1, every_other, win), "MPI_Put");
-  check_mpi(MPI_Put(own, 8, MPI_DOUBLE, g_rank, kN - 8, 8, MPI_DOUBLE, win), "MPI_Put (self)");
+  check_mpi(MPI_Put(strided, kN / 4, MPI_DOUBLE, right, disp(right, 0), 1, every_other, win),
+            "MPI_Put");
+  check_mpi(MPI_Put(own, 8, MPI_DOUBLE, g_rank, disp(g_rank, kN - 8), 8, MPI_DOUBLE, win),
+            "MPI_Put (self)");
   check_mpi(MPI_Win_fence(0, win), "MPI_Win_fence");
   free(host);
   host = window_copy();
@@ -109,7 +122,7 @@ static void fence_epochs(MPI_Win win, MemKind origin_kind) {
   fill_window(4);
   check_mpi(MPI_Win_fence(0, win), "MPI_Win_fence");
   void* mine = values_in(origin_kind, MPI_DOUBLE, kN, g_rank, 0, 5);
-  check_mpi(MPI_Accumulate(mine, kN, MPI_DOUBLE, 0, 0, kN, MPI_DOUBLE, MPI_SUM, win),
+  check_mpi(MPI_Accumulate(mine, kN, MPI_DOUBLE, 0, disp(0, 0), kN, MPI_DOUBLE, MPI_SUM, win),
             "MPI_Accumulate");
   check_mpi(MPI_Win_fence(0, win), "MPI_Win_fence");
   mem_free(origin_kind, mine);
@@ -136,9 +149,10 @@ static void lock_epochs(MPI_Win win, MemKind origin_kind) {
   mem_copy(one, &one_value, sizeof one_value);
   double* fetched = mem_alloc(origin_kind, 17 * sizeof(double));
   check_mpi(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, last, 0, win), "MPI_Win_lock");
-  check_mpi(MPI_Fetch_and_op(one, fetched, MPI_DOUBLE, last, 0, MPI_SUM, win), "MPI_Fetch_and_op");
-  check_mpi(MPI_Get_accumulate(NULL, 0, MPI_DOUBLE, fetched + 1, 16, MPI_DOUBLE, last, 1, 16,
-                               MPI_DOUBLE, MPI_NO_OP, win),
+  check_mpi(MPI_Fetch_and_op(one, fetched, MPI_DOUBLE, last, disp(last, 0), MPI_SUM, win),
+            "MPI_Fetch_and_op");
+  check_mpi(MPI_Get_accumulate(NULL, 0, MPI_DOUBLE, fetched + 1, 16, MPI_DOUBLE, last,
+                               disp(last, 1), 16, MPI_DOUBLE, MPI_NO_OP, win),
             "MPI_Get_accumulate");
   check_mpi(MPI_Win_unlock(last, win), "MPI_Win_unlock");
   double host[17];
@@ -163,7 +177,7 @@ static void lock_epochs(MPI_Win win, MemKind origin_kind) {
     double* compare = values_in(origin_kind, MPI_DOUBLE, 1, 0, 2, 6); /* what element 2 holds */
     double* old = mem_alloc(origin_kind, sizeof(double));
     check_mpi(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win), "MPI_Win_lock");
-    check_mpi(MPI_Compare_and_swap(value, compare, old, MPI_DOUBLE, 0, 2, win),
+    check_mpi(MPI_Compare_and_swap(value, compare, old, MPI_DOUBLE, 0, disp(0, 2), win),
               "MPI_Compare_and_swap");
     check_mpi(MPI_Win_unlock(0, win), "MPI_Win_unlock");
     double before = 0;
@@ -179,20 +193,6 @@ static void lock_epochs(MPI_Win win, MemKind origin_kind) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-static void attach_refused(void) {
-  MPI_Win win;
-  check_mpi(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win), "MPI_Win_create_dynamic");
-  MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-  void* device = mem_alloc(MEM_DEVICE, 4096);
-  const int rc = MPI_Win_attach(win, device, 4096);
-  int error_class = MPI_SUCCESS;
-  MPI_Error_class(rc, &error_class);
-  if (error_class != MPI_ERR_BASE)
-    fail("MPI_Win_attach of device memory: error class %d, expected MPI_ERR_BASE", error_class);
-  mem_free(MEM_DEVICE, device);
-  check_mpi(MPI_Win_free(&win), "MPI_Win_free");
-}
-
 int main(int argc, char** argv) {
   const int mapped = !(argc > 1 && strcmp(argv[1], "unmapped") == 0);
   gpu_test_init(&argc, &argv, "gpu_rma");
@@ -204,33 +204,45 @@ int main(int argc, char** argv) {
   check_mpi(MPI_T_pvar_handle_alloc(g_session, index, NULL, &g_mapped, &count),
             "MPI_T_pvar_handle_alloc");
   const int neighbours = ranks_on_my_node() - 1;
+  g_base = malloc((size_t)g_size * sizeof(MPI_Aint));
   for (int c = 0; c < kNumCases; ++c) {
     const Case k = kCases[c];
     snprintf(g_what, sizeof g_what, "window in %s memory (%s), %s origin buffers",
-             kMemKindNames[k.window], k.allocate ? "MPI_Win_allocate" : "MPI_Win_create",
-             kMemKindNames[k.origin]);
+             kMemKindNames[k.window], kFlavorNames[k.flavor], kMemKindNames[k.origin]);
     MPI_Win win;
     const unsigned long long mapped_before = windows_mapped();
-    if (k.allocate) {
+    g_dynamic = k.flavor == DYNAMIC;
+    if (k.flavor == ALLOCATE) {
       check_mpi(MPI_Win_allocate(kN * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
                                  &g_window, &win),
                 "MPI_Win_allocate");
-    } else {
+    } else if (k.flavor == CREATE) {
       g_window = mem_alloc(k.window, kN * sizeof(double));
       check_mpi(MPI_Win_create(g_window, kN * sizeof(double), sizeof(double), MPI_INFO_NULL,
                                MPI_COMM_WORLD, &win),
                 "MPI_Win_create");
+    } else {
+      g_window = mem_alloc(k.window, kN * sizeof(double));
+      check_mpi(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win),
+                "MPI_Win_create_dynamic");
+      check_mpi(MPI_Win_attach(win, g_window, kN * sizeof(double)), "MPI_Win_attach");
+      MPI_Aint mine;
+      MPI_Get_address(g_window, &mine);
+      check_mpi(MPI_Allgather(&mine, 1, MPI_AINT, g_base, 1, MPI_AINT, MPI_COMM_WORLD),
+                "MPI_Allgather");
     }
-    const unsigned long long want = mapped && k.window == MEM_DEVICE ? neighbours : 0;
+    const unsigned long long want =
+        mapped && k.window == MEM_DEVICE && k.flavor == CREATE ? neighbours : 0;
     if (windows_mapped() - mapped_before != want)
       fail("%s: %llu windows of other ranks mapped, expected %llu", g_what,
            windows_mapped() - mapped_before, want);
     fence_epochs(win, k.origin);
     lock_epochs(win, k.origin);
+    if (k.flavor == DYNAMIC) check_mpi(MPI_Win_detach(win, g_window), "MPI_Win_detach");
     check_mpi(MPI_Win_free(&win), "MPI_Win_free");
-    if (!k.allocate) mem_free(k.window, g_window);
+    if (k.flavor != ALLOCATE) mem_free(k.window, g_window);
   }
-  attach_refused();
+  free(g_base);
   MPI_T_pvar_handle_free(g_session, &g_mapped);
   MPI_T_pvar_session_free(&g_session);
   MPI_T_finalize();
