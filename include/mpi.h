@@ -3019,8 +3019,8 @@ int PMPIX_GPU_query_support(int gpu_type, int *is_supported);
 /* Stream-ordered calls, as MPICH spells them: a stream made from an info with "type" =
  * "cudaStream_t" and "value" = the stream's bytes in hex (MPIX_Info_set_hex), a communicator
  * bound to it (MPIX_Stream_comm_create), and *_enqueue calls on that communicator that are
- * ordered with the stream's work. In Weft an *_enqueue call waits for the stream's queued work,
- * runs the operation, and returns when it is done (man weft_gpu). */
+ * ordered with the stream's work: a call returns at once, and its operation runs when the stream
+ * gets to it; the stream's later work sees its result (man weft_gpu). */
 typedef struct weft_stream *MPIX_Stream;
 #define MPIX_STREAM_NULL ((MPIX_Stream)0)
 int MPIX_Info_set_hex(MPI_Info info, const char *key, const void *value, int value_size);
@@ -3040,6 +3040,18 @@ int MPIX_Waitall_enqueue(int count, MPI_Request array_of_requests[],
                          MPI_Status array_of_statuses[]);
 int MPIX_Allreduce_enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm);
+int MPIX_Send_enqueue_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm);
+int MPIX_Recv_enqueue_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                        MPI_Comm comm, MPI_Status* status);
+int MPIX_Isend_enqueue_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request* request);
+int MPIX_Irecv_enqueue_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Request* request);
+int MPIX_Allreduce_enqueue_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* The stream of a stream communicator (MPIX_STREAM_NULL otherwise); idx 0 (or -1). */
+int MPIX_Comm_get_stream(MPI_Comm comm, int idx, MPIX_Stream* stream);
 
 /* The profiling names of the stream calls. */
 int PMPIX_Info_set_hex(MPI_Info info, const char *key, const void *value, int value_size);
@@ -3059,6 +3071,17 @@ int PMPIX_Waitall_enqueue(int count, MPI_Request array_of_requests[],
                           MPI_Status array_of_statuses[]);
 int PMPIX_Allreduce_enqueue(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm);
+int PMPIX_Send_enqueue_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm);
+int PMPIX_Recv_enqueue_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Status* status);
+int PMPIX_Isend_enqueue_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm, MPI_Request* request);
+int PMPIX_Irecv_enqueue_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Request* request);
+int PMPIX_Allreduce_enqueue_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPIX_Comm_get_stream(MPI_Comm comm, int idx, MPIX_Stream* stream);
 
 #ifdef __cplusplus
 }

@@ -71,6 +71,78 @@ Status queue_of(MPI_Comm comm, streams::StreamQueue** queue) {
   return *queue != nullptr ? (*queue)->take_failure() : Status::success();
 }
 
+// The bodies of each enqueue call's int and large-count (_c) forms. On a host-only stream the
+// plain call runs now.
+int send_enqueue(const char* fn, const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                 int tag, MPI_Comm comm) {
+  WEFT_REQUIRE_RUNNING(fn);
+  streams::StreamQueue* q = nullptr;
+  WEFT_CHECK(comm, fn, queue_of(comm, &q));
+  if (q == nullptr) return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
+  capi::MessageArgs m;
+  WEFT_CHECK(comm, fn,
+             capi::check_send(buf, count, datatype, dest, tag, comm, capi::kArgs, "tag", &m));
+  return capi::report(comm, fn, streams::send(*q, buf, count, datatype, dest, tag, comm));
+}
+
+int recv_enqueue(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype, int source,
+                 int tag, MPI_Comm comm, MPI_Status* status) {
+  WEFT_REQUIRE_RUNNING(fn);
+  streams::StreamQueue* q = nullptr;
+  WEFT_CHECK(comm, fn, queue_of(comm, &q));
+  if (q == nullptr) return PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
+  capi::MessageArgs m;
+  WEFT_CHECK(comm, fn,
+             capi::check_recv(buf, count, datatype, source, tag, comm, capi::kArgs, "tag", &m));
+  return capi::report(comm, fn, streams::recv(*q, buf, count, datatype, source, tag, comm, status));
+}
+
+int isend_enqueue(const char* fn, const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                  int tag, MPI_Comm comm, MPI_Request* request) {
+  WEFT_REQUIRE_RUNNING(fn);
+  streams::StreamQueue* q = nullptr;
+  WEFT_CHECK(comm, fn, queue_of(comm, &q));
+  if (q == nullptr) return PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
+  capi::MessageArgs m;
+  WEFT_CHECK(comm, fn,
+             capi::check_send(buf, count, datatype, dest, tag, comm, capi::kArgs, "tag", &m));
+  WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
+  return capi::report(comm, fn, streams::isend(*q, buf, count, datatype, dest, tag, comm, request));
+}
+
+int irecv_enqueue(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype, int source,
+                  int tag, MPI_Comm comm, MPI_Request* request) {
+  WEFT_REQUIRE_RUNNING(fn);
+  streams::StreamQueue* q = nullptr;
+  WEFT_CHECK(comm, fn, queue_of(comm, &q));
+  if (q == nullptr) return PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
+  capi::MessageArgs m;
+  WEFT_CHECK(comm, fn,
+             capi::check_recv(buf, count, datatype, source, tag, comm, capi::kArgs, "tag", &m));
+  WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
+  return capi::report(comm, fn,
+                      streams::irecv(*q, buf, count, datatype, source, tag, comm, request));
+}
+
+int allreduce_enqueue(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  WEFT_REQUIRE_RUNNING(fn);
+  streams::StreamQueue* q = nullptr;
+  WEFT_CHECK(comm, fn, queue_of(comm, &q));
+  if (q == nullptr) return PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
+  const weft::Datatype* type = nullptr;
+  WEFT_CHECK(
+      comm, fn,
+      capi::check_typed(sendbuf, count, datatype, "sendbuf", "count", "datatype", true, &type));
+  WEFT_CHECK(
+      comm, fn,
+      capi::check_typed(recvbuf, count, datatype, "recvbuf", "count", "datatype", false, &type));
+  weft::Reduction reduction;  // checks op and whether it applies to the datatype
+  WEFT_CHECK(comm, fn, weft::world().ops.bind(op, *type, &reduction));
+  return capi::report(comm, fn,
+                      streams::allreduce(*q, sendbuf, recvbuf, count, datatype, op, comm));
+}
+
 }  // namespace
 
 extern "C" {
@@ -147,63 +219,45 @@ int PMPIX_Stream_comm_create(MPI_Comm comm, MPIX_Stream stream, MPI_Comm* newcom
   weft::Comm* made = nullptr;
   WEFT_CHECK(comm, fn, capi::comm_arg(*newcomm, "newcomm", &made));
   made->has_stream = true;
+  made->stream = stream;
   if (stream != MPIX_STREAM_NULL) made->stream_queue = stream->queue;
   return MPI_SUCCESS;
 }
 
 int PMPIX_Send_enqueue(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                        MPI_Comm comm) {
-  constexpr const char* fn = "MPIX_Send_enqueue";
-  WEFT_REQUIRE_RUNNING(fn);
-  streams::StreamQueue* q = nullptr;
-  WEFT_CHECK(comm, fn, queue_of(comm, &q));
-  if (q == nullptr) return PMPI_Send(buf, count, datatype, dest, tag, comm);
-  capi::MessageArgs m;
-  WEFT_CHECK(comm, fn,
-             capi::check_send(buf, count, datatype, dest, tag, comm, capi::kArgs, "tag", &m));
-  return capi::report(comm, fn, streams::send(*q, buf, count, datatype, dest, tag, comm));
+  return send_enqueue("MPIX_Send_enqueue", buf, count, datatype, dest, tag, comm);
+}
+int PMPIX_Send_enqueue_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm) {
+  return send_enqueue("MPIX_Send_enqueue_c", buf, count, datatype, dest, tag, comm);
 }
 
 int PMPIX_Recv_enqueue(void* buf, int count, MPI_Datatype datatype, int source, int tag,
                        MPI_Comm comm, MPI_Status* status) {
-  constexpr const char* fn = "MPIX_Recv_enqueue";
-  WEFT_REQUIRE_RUNNING(fn);
-  streams::StreamQueue* q = nullptr;
-  WEFT_CHECK(comm, fn, queue_of(comm, &q));
-  if (q == nullptr) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-  capi::MessageArgs m;
-  WEFT_CHECK(comm, fn,
-             capi::check_recv(buf, count, datatype, source, tag, comm, capi::kArgs, "tag", &m));
-  return capi::report(comm, fn, streams::recv(*q, buf, count, datatype, source, tag, comm, status));
+  return recv_enqueue("MPIX_Recv_enqueue", buf, count, datatype, source, tag, comm, status);
+}
+int PMPIX_Recv_enqueue_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Status* status) {
+  return recv_enqueue("MPIX_Recv_enqueue_c", buf, count, datatype, source, tag, comm, status);
 }
 
 int PMPIX_Isend_enqueue(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                         MPI_Comm comm, MPI_Request* request) {
-  constexpr const char* fn = "MPIX_Isend_enqueue";
-  WEFT_REQUIRE_RUNNING(fn);
-  streams::StreamQueue* q = nullptr;
-  WEFT_CHECK(comm, fn, queue_of(comm, &q));
-  if (q == nullptr) return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
-  capi::MessageArgs m;
-  WEFT_CHECK(comm, fn,
-             capi::check_send(buf, count, datatype, dest, tag, comm, capi::kArgs, "tag", &m));
-  WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
-  return capi::report(comm, fn, streams::isend(*q, buf, count, datatype, dest, tag, comm, request));
+  return isend_enqueue("MPIX_Isend_enqueue", buf, count, datatype, dest, tag, comm, request);
+}
+int PMPIX_Isend_enqueue_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm, MPI_Request* request) {
+  return isend_enqueue("MPIX_Isend_enqueue_c", buf, count, datatype, dest, tag, comm, request);
 }
 
 int PMPIX_Irecv_enqueue(void* buf, int count, MPI_Datatype datatype, int source, int tag,
                         MPI_Comm comm, MPI_Request* request) {
-  constexpr const char* fn = "MPIX_Irecv_enqueue";
-  WEFT_REQUIRE_RUNNING(fn);
-  streams::StreamQueue* q = nullptr;
-  WEFT_CHECK(comm, fn, queue_of(comm, &q));
-  if (q == nullptr) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
-  capi::MessageArgs m;
-  WEFT_CHECK(comm, fn,
-             capi::check_recv(buf, count, datatype, source, tag, comm, capi::kArgs, "tag", &m));
-  WEFT_CHECK(comm, fn, capi::check_not_null(request, "request"));
-  return capi::report(comm, fn,
-                      streams::irecv(*q, buf, count, datatype, source, tag, comm, request));
+  return irecv_enqueue("MPIX_Irecv_enqueue", buf, count, datatype, source, tag, comm, request);
+}
+int PMPIX_Irecv_enqueue_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Request* request) {
+  return irecv_enqueue("MPIX_Irecv_enqueue_c", buf, count, datatype, source, tag, comm, request);
 }
 
 // A request of MPIX_Isend_enqueue or MPIX_Irecv_enqueue on a CUDA stream completes at this
@@ -235,22 +289,28 @@ int PMPIX_Waitall_enqueue(int count, MPI_Request array_of_requests[],
 
 int PMPIX_Allreduce_enqueue(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm) {
-  constexpr const char* fn = "MPIX_Allreduce_enqueue";
+  return allreduce_enqueue("MPIX_Allreduce_enqueue", sendbuf, recvbuf, count, datatype, op, comm);
+}
+int PMPIX_Allreduce_enqueue_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return allreduce_enqueue("MPIX_Allreduce_enqueue_c", sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+// The stream a stream communicator was made with (MPIX_STREAM_NULL for any other communicator);
+// `idx` picks one of several streams in MPICH's multiplexed communicators, which Weft does not
+// make: 0 or -1.
+int PMPIX_Comm_get_stream(MPI_Comm comm, int idx, MPIX_Stream* stream) {
+  constexpr const char* fn = "MPIX_Comm_get_stream";
   WEFT_REQUIRE_RUNNING(fn);
-  streams::StreamQueue* q = nullptr;
-  WEFT_CHECK(comm, fn, queue_of(comm, &q));
-  if (q == nullptr) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  const weft::Datatype* type = nullptr;
-  WEFT_CHECK(
-      comm, fn,
-      capi::check_typed(sendbuf, count, datatype, "sendbuf", "count", "datatype", true, &type));
-  WEFT_CHECK(
-      comm, fn,
-      capi::check_typed(recvbuf, count, datatype, "recvbuf", "count", "datatype", false, &type));
-  weft::Reduction reduction;  // checks op and whether it applies to the datatype
-  WEFT_CHECK(comm, fn, weft::world().ops.bind(op, *type, &reduction));
-  return capi::report(comm, fn,
-                      streams::allreduce(*q, sendbuf, recvbuf, count, datatype, op, comm));
+  weft::Comm* c = nullptr;
+  WEFT_CHECK(comm, fn, capi::comm_arg(comm, "comm", &c));
+  WEFT_CHECK(comm, fn, capi::check_not_null(stream, "stream"));
+  if (idx != 0 && idx != -1)
+    return capi::report(comm, fn,
+                        Status::error(MPI_ERR_ARG, "invalid idx=" + std::to_string(idx) +
+                                                       " (a communicator has one stream: 0)"));
+  *stream = c->has_stream ? c->stream : MPIX_STREAM_NULL;
+  return MPI_SUCCESS;
 }
 
 }  // extern "C"
@@ -266,3 +326,9 @@ WEFT_MPI_ALIAS(MPIX_Irecv_enqueue)
 WEFT_MPI_ALIAS(MPIX_Wait_enqueue)
 WEFT_MPI_ALIAS(MPIX_Waitall_enqueue)
 WEFT_MPI_ALIAS(MPIX_Allreduce_enqueue)
+WEFT_MPI_ALIAS(MPIX_Send_enqueue_c)
+WEFT_MPI_ALIAS(MPIX_Recv_enqueue_c)
+WEFT_MPI_ALIAS(MPIX_Isend_enqueue_c)
+WEFT_MPI_ALIAS(MPIX_Irecv_enqueue_c)
+WEFT_MPI_ALIAS(MPIX_Allreduce_enqueue_c)
+WEFT_MPI_ALIAS(MPIX_Comm_get_stream)

@@ -19,7 +19,7 @@ struct Span {
   bool dense = true;
 };
 
-Span span_of(int count, MPI_Datatype type) {
+Span span_of(MPI_Count count, MPI_Datatype type) {
   Span s;
   if (count <= 0) return s;
   MPI_Count lb = 0, extent = 0, true_lb = 0, true_extent = 0, size = 0;
@@ -119,7 +119,7 @@ Status file_request(const std::shared_ptr<Pending>& p, MPI_Request* request) {
 
 }  // namespace
 
-Status send(StreamQueue& q, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+Status send(StreamQueue& q, const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
             MPI_Comm comm) {
   Side side;
   WEFT_TRY(place(q, buf, span_of(count, type), true, &side));
@@ -127,7 +127,7 @@ Status send(StreamQueue& q, const void* buf, int count, MPI_Datatype type, int d
   WEFT_TRY(q.run_at_stream_point(
       "MPIX_Send_enqueue",
       [=] {
-        const int rc = PMPI_Send(side.at, count, held, dest, tag, comm);
+        const int rc = PMPI_Send_c(side.at, count, held, dest, tag, comm);
         drop(held, type);
         return rc;
       },
@@ -135,7 +135,7 @@ Status send(StreamQueue& q, const void* buf, int count, MPI_Datatype type, int d
   return unplace(q, side, false);
 }
 
-Status recv(StreamQueue& q, void* buf, int count, MPI_Datatype type, int source, int tag,
+Status recv(StreamQueue& q, void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
             MPI_Comm comm, MPI_Status* status) {
   const Span span = span_of(count, type);
   Side side;
@@ -144,7 +144,7 @@ Status recv(StreamQueue& q, void* buf, int count, MPI_Datatype type, int source,
   WEFT_TRY(q.run_at_stream_point(
       "MPIX_Recv_enqueue",
       [=] {
-        const int rc = PMPI_Recv(side.at, count, held, source, tag, comm, status);
+        const int rc = PMPI_Recv_c(side.at, count, held, source, tag, comm, status);
         drop(held, type);
         return rc;
       },
@@ -152,7 +152,7 @@ Status recv(StreamQueue& q, void* buf, int count, MPI_Datatype type, int source,
   return unplace(q, side, true);
 }
 
-Status isend(StreamQueue& q, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+Status isend(StreamQueue& q, const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm, MPI_Request* request) {
   auto p = std::make_shared<Pending>();
   p->queue = q.shared_from_this();
@@ -162,10 +162,10 @@ Status isend(StreamQueue& q, const void* buf, int count, MPI_Datatype type, int 
   WEFT_TRY(file_request(p, request));
   return q.run_at_stream_point(
       "MPIX_Isend_enqueue",
-      [=] { return PMPI_Isend(p->side.at, count, p->held, dest, tag, comm, &p->inner); }, true);
+      [=] { return PMPI_Isend_c(p->side.at, count, p->held, dest, tag, comm, &p->inner); }, true);
 }
 
-Status irecv(StreamQueue& q, void* buf, int count, MPI_Datatype type, int source, int tag,
+Status irecv(StreamQueue& q, void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
              MPI_Comm comm, MPI_Request* request) {
   const Span span = span_of(count, type);
   auto p = std::make_shared<Pending>();
@@ -177,7 +177,7 @@ Status irecv(StreamQueue& q, void* buf, int count, MPI_Datatype type, int source
   WEFT_TRY(file_request(p, request));
   return q.run_at_stream_point(
       "MPIX_Irecv_enqueue",
-      [=] { return PMPI_Irecv(p->side.at, count, p->held, source, tag, comm, &p->inner); },
+      [=] { return PMPI_Irecv_c(p->side.at, count, p->held, source, tag, comm, &p->inner); },
       !p->side.writable_early());
 }
 
@@ -215,8 +215,8 @@ Status wait(MPI_Request* request, MPI_Status* status) {
   return unplace(q, p->side, p->receive);
 }
 
-Status allreduce(StreamQueue& q, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
-                 MPI_Op op, MPI_Comm comm) {
+Status allreduce(StreamQueue& q, const void* sendbuf, void* recvbuf, MPI_Count count,
+                 MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   const Span span = span_of(count, type);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   Side in, out;
@@ -227,7 +227,7 @@ Status allreduce(StreamQueue& q, const void* sendbuf, void* recvbuf, int count, 
       "MPIX_Allreduce_enqueue",
       [=] {
         const int rc =
-            PMPI_Allreduce(in_place ? MPI_IN_PLACE : in.at, out.at, count, held, op, comm);
+            PMPI_Allreduce_c(in_place ? MPI_IN_PLACE : in.at, out.at, count, held, op, comm);
         drop(held, type);
         return rc;
       },

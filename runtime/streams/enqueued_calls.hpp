@@ -10,20 +10,20 @@
 
 namespace weft::streams {
 
-Status send(StreamQueue& q, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+Status send(StreamQueue& q, const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
             MPI_Comm comm);
-Status recv(StreamQueue& q, void* buf, int count, MPI_Datatype type, int source, int tag,
+Status recv(StreamQueue& q, void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
             MPI_Comm comm, MPI_Status* status);
-Status isend(StreamQueue& q, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+Status isend(StreamQueue& q, const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm, MPI_Request* request);
-Status irecv(StreamQueue& q, void* buf, int count, MPI_Datatype type, int source, int tag,
+Status irecv(StreamQueue& q, void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
              MPI_Comm comm, MPI_Request* request);
 // Whether `request` came from isend or irecv (and is not yet waited for).
 bool is_enqueued(MPI_Request request);
 // Completes such a request at this point of its stream; *request becomes MPI_REQUEST_NULL now,
 // *status (unless MPI_STATUS_IGNORE) is written when the stream gets here.
 Status wait(MPI_Request* request, MPI_Status* status);
-Status allreduce(StreamQueue& q, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
-                 MPI_Op op, MPI_Comm comm);
+Status allreduce(StreamQueue& q, const void* sendbuf, void* recvbuf, MPI_Count count,
+                 MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 
 }  // namespace weft::streams

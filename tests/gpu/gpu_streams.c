@@ -1,7 +1,7 @@
 /* The stream-ordered extension on a real CUDA stream. Each round closes a gate on the stream (a
  * host function that holds it until the program opens it), queues a copy of new input to the
- * device, then MPIX_Allreduce_enqueue (out of place and in place), MPIX_Isend/Irecv/
- * Waitall_enqueue, MPIX_Send/Recv_enqueue of a strided datatype and a host-buffer
+ * device, then MPIX_Allreduce_enqueue (out of place, and in place in its _c form),
+ * MPIX_Isend/Irecv/Waitall_enqueue, MPIX_Send/Recv_enqueue of a strided datatype and a host-buffer
  * MPIX_Allreduce_enqueue on a communicator bound to that stream, then copies of the results
  * back; only then does it open the gate and wait for the stream. So every enqueue call must
  * return before the stream ran anything (a call that waited for the stream would find the gate
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
     CHECK_CUDA(cudaMemcpyAsync(in_place, host_in, bytes, cudaMemcpyHostToDevice, cuda));
     CHECK_CUDA(cudaMemsetAsync(strided, 0xff, strided_bytes, cuda));
     CHECK_MPI(MPIX_Allreduce_enqueue(in, sum, kCount, MPI_INT, MPI_SUM, scomm));
-    CHECK_MPI(MPIX_Allreduce_enqueue(MPI_IN_PLACE, in_place, kCount, MPI_INT, MPI_MAX, scomm));
+    CHECK_MPI(MPIX_Allreduce_enqueue_c(MPI_IN_PLACE, in_place, kCount, MPI_INT, MPI_MAX, scomm));
     int mine = rank + round, total = -1;  // host memory: used once the stream gets there
     CHECK_MPI(MPIX_Allreduce_enqueue(&mine, &total, 1, MPI_INT, MPI_SUM, scomm));
     MPI_Request r[2];

@@ -1,5 +1,6 @@
-/* The stream-ordered extension's calls that need no GPU (MPIX_Stream_*, MPIX_*_enqueue with a
- * host-only stream, MPIX_Info_set_hex) and its errors: an enqueue call on a communicator
+/* The stream-ordered extension's calls that need no GPU (MPIX_Stream_*, MPIX_*_enqueue and
+ * their _c forms with a host-only stream, MPIX_Comm_get_stream, MPIX_Info_set_hex) and its
+ * errors: an enqueue call on a communicator
  * without a stream, an unknown stream type, and a cudaStream_t stream where CUDA is not in use.
  * tests/gpu/gpu_streams.c runs the same calls ordered with a real CUDA stream. */
 #include <stdlib.h>
@@ -46,12 +47,36 @@ int main(int argc, char** argv) {
       CHECK(got == 1);
     }
   }
+  check_context("the large-count (_c) forms and MPIX_Comm_get_stream");
+  sum = 0;
+  CHECK_MPI(MPIX_Allreduce_enqueue_c(&mine, &sum, (MPI_Count)1, MPI_INT, MPI_SUM, scomm));
+  CHECK(sum == size * (size + 1) / 2);
+  got = -1;
+  CHECK_MPI(MPIX_Irecv_enqueue_c(&got, 1, MPI_INT, (rank + size - 1) % size, 9, scomm, &r[0]));
+  CHECK_MPI(MPIX_Isend_enqueue_c(&mine, 1, MPI_INT, (rank + 1) % size, 9, scomm, &r[1]));
+  CHECK_MPI(MPIX_Waitall_enqueue(2, r, MPI_STATUSES_IGNORE));
+  CHECK(got == (rank + size - 1) % size + 1);
+  if (size > 1) {
+    if (rank == 0) CHECK_MPI(MPIX_Send_enqueue_c(&mine, 1, MPI_INT, 1, 10, scomm));
+    if (rank == 1) {
+      got = -1;
+      CHECK_MPI(MPIX_Recv_enqueue_c(&got, 1, MPI_INT, 0, 10, scomm, MPI_STATUS_IGNORE));
+      CHECK(got == 1);
+    }
+  }
+  MPIX_Stream bound = MPIX_STREAM_NULL;
+  CHECK_MPI(MPIX_Comm_get_stream(scomm, 0, &bound));
+  CHECK(bound == stream);
+  CHECK_MPI(MPIX_Comm_get_stream(MPI_COMM_WORLD, 0, &bound));
+  CHECK(bound == MPIX_STREAM_NULL);
 
   check_context("errors");
   int rc = MPIX_Allreduce_enqueue(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   int cls = -1;
   MPI_Error_class(rc, &cls);
   CHECK(cls == MPI_ERR_COMM);  /* MPI_COMM_WORLD has no stream */
+  MPI_Error_class(MPIX_Comm_get_stream(scomm, 3, &bound), &cls);
+  CHECK(cls == MPI_ERR_ARG);  /* one stream per communicator: idx 0 */
   MPI_Info typed;
   CHECK_MPI(MPI_Info_create(&typed));
   CHECK_MPI(MPI_Info_set(typed, "type", "hipStream_t"));
