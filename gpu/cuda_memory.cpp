@@ -173,6 +173,7 @@ Status CudaMemory::wait_copy(CopyStarted started) {
 void* CudaMemory::allocate_device(size_t bytes) {
   bytes = bytes == 0 ? 1 : bytes;
   if (void* kept = device_.take(bytes); kept != nullptr) return kept;
+  release_put_off();
   CuDevicePtr p = 0;
   if (!enter().ok() || driver_.mem_alloc(&p, bytes) != kCuSuccess) return nullptr;
   device_.lend(reinterpret_cast<void*>(uintptr_t(p)), bytes);
@@ -181,12 +182,38 @@ void* CudaMemory::allocate_device(size_t bytes) {
 
 // Weft's device work is done when its calls return, so a block given back is idle.
 void CudaMemory::free_device(void* p) {
-  if (p != nullptr && !device_.give_back(p) && enter().ok()) driver_.mem_free(address(p));
+  if (p != nullptr && !device_.give_back(p)) release(p, false);
+}
+
+void CudaMemory::release(void* p, bool pinned) {
+  {
+    std::lock_guard<std::mutex> g(put_off_mutex_);
+    put_off_.emplace_back(p, pinned);
+  }
+  release_put_off();
+}
+
+void CudaMemory::release_put_off() {
+  if (NoDeviceWaits::here()) return;
+  std::vector<std::pair<void*, bool>> blocks;
+  {
+    std::lock_guard<std::mutex> g(put_off_mutex_);
+    if (put_off_.empty()) return;
+    blocks.swap(put_off_);
+  }
+  if (!enter().ok()) return;
+  for (const auto& [p, pinned] : blocks) {
+    if (pinned)
+      driver_.mem_free_host(p);
+    else
+      driver_.mem_free(address(p));
+  }
 }
 
 void* CudaMemory::allocate_pinned(size_t bytes) {
   bytes = bytes == 0 ? 1 : bytes;
   if (void* kept = pinned_.take(bytes); kept != nullptr) return kept;
+  release_put_off();
   void* p = nullptr;
   if (!enter().ok() || driver_.mem_host_alloc(&p, bytes, 0) != kCuSuccess) return nullptr;
   pinned_.lend(p, bytes);
@@ -194,7 +221,7 @@ void* CudaMemory::allocate_pinned(size_t bytes) {
 }
 
 void CudaMemory::free_pinned(void* p) {
-  if (p != nullptr && !pinned_.give_back(p) && enter().ok()) driver_.mem_free_host(p);
+  if (p != nullptr && !pinned_.give_back(p)) release(p, true);
 }
 
 bool CudaMemory::can_reduce(const Reduction& r) const {

@@ -54,6 +54,10 @@ class CudaMemory final : public DeviceMemory {
   // can be made; and keeping it for the next copy.
   CopyEvent* take_event(CuContext context);
   void keep_event(CopyEvent* mark);
+  // Frees a block the caches did not keep, with those put off before, unless this thread may
+  // not wait for the device (NoDeviceWaits): then they wait for a thread that may.
+  void release(void* p, bool pinned);
+  void release_put_off();
   // inout = in op inout through host copies, for when no kernel can be launched.
   Status reduce_on_host(const Reduction& r, const void* in, void* inout, size_t n);
 
@@ -72,6 +76,8 @@ class CudaMemory final : public DeviceMemory {
   };
   std::mutex events_mutex_;
   std::vector<CopyEvent*> spare_events_;
+  std::mutex put_off_mutex_;
+  std::vector<std::pair<void*, bool>> put_off_;  // blocks to free, and whether pinned
   BlockCache pinned_{size_t(64) << 20};  // staging chunks and collectives' slots, reused
   BlockCache device_{size_t(64) << 20};  // device scratch (one-sided, NCCL staging), reused
   // The allocations export_memory described, with their IPC handles, oldest first.

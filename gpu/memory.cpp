@@ -14,6 +14,8 @@ std::atomic<DeviceMemory*> g_replacement{nullptr};
 
 }  // namespace
 
+thread_local int NoDeviceWaits::depth_ = 0;
+
 const std::string& find_device_memory(bool enabled) {
   static std::once_flag once;
   static std::string why;

@@ -87,6 +87,22 @@ class DeviceMemory {
   virtual void close_exported(void* /*here*/) {}
 };
 
+// While one lives on a thread, the process's device memory makes no call there that waits for
+// the whole device (cuMemFree, cuMemFreeHost): such frees are put off until a thread without one
+// frees or allocates. For the threads of runtime/streams/, whose work holds an application's
+// stream with a host function, where a wait for the device would wait for itself.
+class NoDeviceWaits {
+ public:
+  NoDeviceWaits() { ++depth_; }
+  ~NoDeviceWaits() { --depth_; }
+  NoDeviceWaits(const NoDeviceWaits&) = delete;
+  NoDeviceWaits& operator=(const NoDeviceWaits&) = delete;
+  static bool here() { return depth_ > 0; }
+
+ private:
+  static thread_local int depth_;
+};
+
 // Looks for CUDA once (MPI_Init, weft_info); `enabled` false (WEFT_CUDA=0) skips the search.
 // Returns why none is used, or "" when CUDA is.
 const std::string& find_device_memory(bool enabled);

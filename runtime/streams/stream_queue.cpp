@@ -69,6 +69,7 @@ Status StreamQueue::run_at_stream_point(const char* fn, std::function<int()> wor
       std::unique_lock<std::mutex> g(meeting->mu);
       meeting->cv.wait(g, [&] { return meeting->reached; });
     }
+    gpu::NoDeviceWaits holding_the_stream;
     const int rc = work();
     if (rc != MPI_SUCCESS) {
       char text[MPI_MAX_ERROR_STRING] = "";

@@ -188,3 +188,23 @@ TEST_CASE("cuda memory: pinned blocks given back are kept and lent again, up to 
   CHECK(fake_driver::g_calls.back() == "free host");
   CHECK(std::count(fake_driver::g_calls.begin(), fake_driver::g_calls.end(), "free host") == 1);
 }
+
+TEST_CASE("cuda memory: a thread that may not wait for the device puts its frees off") {
+  gpu::CudaMemory memory(fake_driver::table());
+  void* big1 = memory.allocate_device(size_t(40) << 20);
+  void* big2 = memory.allocate_device(size_t(40) << 20);
+  void* pinned1 = memory.allocate_pinned(size_t(40) << 20);
+  void* pinned2 = memory.allocate_pinned(size_t(40) << 20);
+  memory.free_device(big1);  // kept
+  memory.free_pinned(pinned1);
+  fake_driver::g_calls.clear();
+  {
+    gpu::NoDeviceWaits holding_a_stream;
+    memory.free_device(big2);  // the cache is full: a free, put off
+    memory.free_pinned(pinned2);
+    CHECK(fake_driver::g_calls.empty());
+  }
+  void* small = memory.allocate_device(4096);  // this thread may wait: the put-off frees run
+  CHECK(fake_driver::g_calls == std::vector<std::string>{"free", "free host", "alloc 4096"});
+  memory.free_device(small);
+}
