@@ -177,6 +177,12 @@ run_tests() {  # run_tests OUT: the GPU test programs at 2 and 4 ranks; fails if
       [ $status -eq 0 ] || failed=1
     done
   done
+  # The stream-ordered calls on the legacy default stream.
+  echo "== gpu_streams legacy at 2 ranks" >>"$out/tests.log"
+  "$WEFT_DIR/bin/weftrun" -n 2 --timeout 120 "$TESTS_DIR/gpu_streams" legacy >>"$out/tests.log" 2>&1
+  status=$?
+  say "test gpu_streams legacy np2: $([ $status -eq 0 ] && echo passed || echo "FAILED (exit $status)")"
+  [ $status -eq 0 ] || failed=1
   # Device messages through UCX alone (the carried UCX has no CUDA: fed from a staging pipeline).
   echo "== gpu_ipc ucx at 2 ranks" >>"$out/tests.log"
   WEFT_SHM=0 "$WEFT_DIR/bin/weftrun" -n 2 --timeout 120 "$TESTS_DIR/gpu_ipc" ucx >>"$out/tests.log" 2>&1

@@ -8,11 +8,14 @@
  * shut: the gate gives up after a while and the round fails), and the results must be those of
  * this round: the calls ran after the input copy and before the output copies. The strided
  * receive must leave the gaps of its buffer alone. Exits 77 (skipped) where CUDA sees no
- * device. */
+ * device.
+ * usage: gpu_streams [legacy]: a stream made with cudaStreamNonBlocking, or with `legacy` the
+ * legacy default stream (a cudaStream_t of 0), which other blocking streams wait for. */
 #include <cuda_runtime_api.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "../mpi/check.h"
@@ -51,8 +54,9 @@ int main(int argc, char** argv) {
     return 77;
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  cudaStream_t cuda;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&cuda, cudaStreamNonBlocking));
+  const int legacy = argc > 1 && strcmp(argv[1], "legacy") == 0;
+  cudaStream_t cuda = 0;
+  if (!legacy) CHECK_CUDA(cudaStreamCreateWithFlags(&cuda, cudaStreamNonBlocking));
   MPI_Info info;
   CHECK_MPI(MPI_Info_create(&info));
   CHECK_MPI(MPI_Info_set(info, "type", "cudaStream_t"));
@@ -151,8 +155,9 @@ int main(int argc, char** argv) {
   cudaFree(in), cudaFree(sum), cudaFree(in_place), cudaFree(from_left), cudaFree(strided);
   cudaFreeHost(host_in), cudaFreeHost(host_sum), cudaFreeHost(host_in_place);
   cudaFreeHost(host_left), cudaFreeHost(host_strided);
-  cudaStreamDestroy(cuda);
-  if (rank == 0) printf("gpu_streams: ok on %d rank(s)\n", size);
+  if (!legacy) cudaStreamDestroy(cuda);
+  if (rank == 0)
+    printf("gpu_streams: ok on %d rank(s), %s stream\n", size, legacy ? "legacy" : "non-blocking");
   MPI_Finalize();
   return 0;
 }
