@@ -61,6 +61,9 @@ struct weft_request {
   bool persistent = false;  // MPI_*_init: completing it makes it inactive, MPI_Start restarts it
   bool active = true;       // persistent requests: started and not yet completed by Wait/Test
   bool has_fint = false;    // given an integer by MPI_Request_c2f (runtime/fortran_handles.hpp)
+  // MPIX_Isend/Irecv_enqueue's (kGeneralized, runtime/streams/): only MPIX_Wait(all)_enqueue
+  // may complete it, at its place in the stream; the other calls refuse it.
+  bool stream_ordered = false;
   MPI_Comm comm = MPI_COMM_NULL;
   // A file access's request (kGeneralized, from io/): errors at its completion go to the file's
   // error handler (runtime/c_api/request_status.hpp), not to comm's.

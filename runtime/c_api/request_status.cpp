@@ -65,7 +65,18 @@ Status finish_request(MPI_Request* slot, MPI_Status* status) {
 Status check_requests(int count, const MPI_Request* requests) {
   WEFT_TRY(check_count(count, "count"));
   if (count > 0) WEFT_TRY(check_not_null(requests, "array_of_requests"));
+  for (int i = 0; i < count; ++i)
+    WEFT_TRY(check_not_stream_ordered(requests[i], "array_of_requests[" + std::to_string(i) + "]"));
   return Status::success();
+}
+
+Status check_not_stream_ordered(MPI_Request r, const std::string& arg) {
+  if (r == MPI_REQUEST_NULL || !r->stream_ordered) return Status::success();
+  return Status::error(MPI_ERR_REQUEST,
+                       "invalid " + arg +
+                           ": a request of MPIX_Isend_enqueue or MPIX_Irecv_enqueue, completed "
+                           "only by MPIX_Wait_enqueue or MPIX_Waitall_enqueue at its place in "
+                           "the stream");
 }
 
 int report_several(const char* fn, MPI_Request* requests, const int* indices, int n,

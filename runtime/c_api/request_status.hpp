@@ -46,6 +46,9 @@ inline bool is_done(MPI_Request r) { return is_active(r) && r->completion.done; 
 
 // The checks of an array form's count and array_of_requests.
 Status check_requests(int count, const MPI_Request* requests);
+// A request of MPIX_Isend/Irecv_enqueue (Request::stream_ordered), which only
+// MPIX_Wait(all)_enqueue completes, refused by the other calls on requests (`arg` names it).
+Status check_not_stream_ordered(MPI_Request r, const std::string& arg);
 
 // array_of_statuses[i], or MPI_STATUS_IGNORE when the array is MPI_STATUSES_IGNORE.
 inline MPI_Status* status_at(MPI_Status* statuses, int i) {

@@ -55,6 +55,7 @@ int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
     capi::empty_status(status);
     return MPI_SUCCESS;
   }
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_stream_ordered(*request, "request"));
   MPI_Request r = *request;
   world().progress.wait_until([r] { return r->completion.done; });
   const capi::ErrorOwner owner = capi::owner_of(*r);
@@ -71,6 +72,7 @@ int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     capi::empty_status(status);
     return MPI_SUCCESS;
   }
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_stream_ordered(*request, "request"));
   if (!(*request)->completion.done) world().progress.poll();
   *flag = (*request)->completion.done;
   if (!*flag) return MPI_SUCCESS;
@@ -175,6 +177,7 @@ int PMPI_Request_free(MPI_Request* request) {
     return capi::report(MPI_COMM_WORLD, fn,
                         Status::error(MPI_ERR_REQUEST, "invalid request=MPI_REQUEST_NULL"));
   }
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_stream_ordered(*request, "request"));
   if ((*request)->kind == WeftRequestKind::kGeneralized) {
     MPI_Request r = *request;
     *request = MPI_REQUEST_NULL;
@@ -197,6 +200,7 @@ int PMPI_Cancel(MPI_Request* request) {
     return capi::report(MPI_COMM_WORLD, fn,
                         Status::error(MPI_ERR_REQUEST, "invalid request=MPI_REQUEST_NULL"));
   }
+  WEFT_CHECK(MPI_COMM_WORLD, fn, capi::check_not_stream_ordered(*request, "request"));
   // Receives can be cancelled, and sends whose transport can withdraw them (to ranks of this
   // node, before they are matched, pt2pt/shm/); other sends complete normally (their status
   // says so), and so does an MPI_Isendrecv, whose send may already have been matched.

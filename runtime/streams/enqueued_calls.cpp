@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "gpu/memory.hpp"
+#include "runtime/request.hpp"
 
 namespace weft::streams {
 namespace {
@@ -111,6 +112,7 @@ Status file_request(const std::shared_ptr<Pending>& p, MPI_Request* request) {
   if (PMPI_Grequest_start(query_pending, free_pending, cancel_pending, p.get(), &p->outer) !=
       MPI_SUCCESS)
     return Status::error(MPI_ERR_INTERN, "could not make the request of an enqueued call");
+  p->outer->stream_ordered = true;  // the other calls on requests refuse it
   std::lock_guard<std::mutex> g(g_pending_mutex);
   g_pending[p->outer] = p;
   *request = p->outer;
@@ -182,8 +184,7 @@ Status irecv(StreamQueue& q, void* buf, MPI_Count count, MPI_Datatype type, int 
 }
 
 bool is_enqueued(MPI_Request request) {
-  std::lock_guard<std::mutex> g(g_pending_mutex);
-  return g_pending.count(request) != 0;
+  return request != MPI_REQUEST_NULL && request->stream_ordered;
 }
 
 Status wait(MPI_Request* request, MPI_Status* status) {
@@ -199,6 +200,7 @@ Status wait(MPI_Request* request, MPI_Status* status) {
     g_pending.erase(it);
   }
   *request = MPI_REQUEST_NULL;
+  p->outer->stream_ordered = false;  // the queue's thread completes and frees it
   StreamQueue& q = *p->queue;
   WEFT_TRY(q.run_at_stream_point(
       "MPIX_Wait_enqueue",

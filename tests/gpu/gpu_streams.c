@@ -148,6 +148,23 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, rank, 10, MPI_COMM_WORLD));
   CHECK_MPI(MPIX_Wait_enqueue(&plain, MPI_STATUS_IGNORE));
   CHECK(plain == MPI_REQUEST_NULL && one == rank);
+  // A request of an enqueue call is MPIX_Wait_enqueue's alone: MPI_Wait, MPI_Test and
+  // MPI_Request_free refuse it (MPI_Wait would wait for ever).
+  MPI_Request queued;
+  int self = 100 + rank, done = 0;
+  one = -1;
+  CHECK_MPI(MPIX_Irecv_enqueue(&one, 1, MPI_INT, rank, 11, scomm, &queued));
+  MPI_Error_class(MPI_Wait(&queued, MPI_STATUS_IGNORE), &error_class);
+  CHECK(error_class == MPI_ERR_REQUEST && queued != MPI_REQUEST_NULL);
+  MPI_Error_class(MPI_Test(&queued, &done, MPI_STATUS_IGNORE), &error_class);
+  CHECK(error_class == MPI_ERR_REQUEST);
+  MPI_Error_class(MPI_Request_free(&queued), &error_class);
+  CHECK(error_class == MPI_ERR_REQUEST && queued != MPI_REQUEST_NULL);
+  CHECK_MPI(MPIX_Send_enqueue(&self, 1, MPI_INT, rank, 11, scomm));
+  CHECK_MPI(MPIX_Wait_enqueue(&queued, MPI_STATUS_IGNORE));
+  CHECK(queued == MPI_REQUEST_NULL);
+  CHECK_CUDA(cudaStreamSynchronize(cuda));
+  CHECK(one == 100 + rank);
   CHECK_MPI(MPI_Comm_free(&scomm));
   CHECK_MPI(MPIX_Stream_free(&stream));
   MPI_Type_free(&every_other);
