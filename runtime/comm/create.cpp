@@ -97,6 +97,13 @@ Status comm_dup(Comm& parent, DupHints hints, MPI_Comm* out) {
 }
 
 Status finish_dup(MPI_Comm parent, DupHints hints, MPI_Comm* made) {
+  // A duplicate of a stream communicator is one too, on the same stream (as MPICH's).
+  if (const Comm* p = world().comms.find(parent); p != nullptr && p->has_stream) {
+    Comm* m = world().comms.find(*made);
+    m->has_stream = true;
+    m->stream = p->stream;
+    m->stream_queue = p->stream_queue;
+  }
   Status s = Status::success();
   if (hints.from_parent) {
     comm_info_on_dup(parent, *made);

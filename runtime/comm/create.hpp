@@ -21,7 +21,8 @@ struct DupHints {
 // intercomm.hpp): the same ranks in the same order, a new context, the parent's topology,
 // attributes (through their copy callbacks) and the hints `hints` names.
 Status comm_dup(Comm& parent, DupHints hints, MPI_Comm* out);
-// What a duplicate takes from `parent` once it exists: attributes and hints (as comm_dup says).
+// What a duplicate takes from `parent` once it exists: attributes and hints (as comm_dup says),
+// and a stream communicator's stream (MPIX_Stream_comm_create).
 // On failure the duplicate is freed again and *made becomes MPI_COMM_NULL.
 Status finish_dup(MPI_Comm parent, DupHints hints, MPI_Comm* made);
 // MPI_Comm_free's work: attribute delete callbacks, a buffer attached to it (once its messages

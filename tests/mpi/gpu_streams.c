@@ -69,6 +69,14 @@ int main(int argc, char** argv) {
   CHECK(bound == stream);
   CHECK_MPI(MPIX_Comm_get_stream(MPI_COMM_WORLD, 0, &bound));
   CHECK(bound == MPIX_STREAM_NULL);
+  MPI_Comm twin; /* a duplicate of a stream communicator is one too, on the same stream */
+  CHECK_MPI(MPI_Comm_dup(scomm, &twin));
+  CHECK_MPI(MPIX_Comm_get_stream(twin, 0, &bound));
+  CHECK(bound == stream);
+  sum = 0;
+  CHECK_MPI(MPIX_Allreduce_enqueue(&mine, &sum, 1, MPI_INT, MPI_SUM, twin));
+  CHECK(sum == size * (size + 1) / 2);
+  CHECK_MPI(MPI_Comm_free(&twin));
 
   check_context("errors");
   int rc = MPIX_Allreduce_enqueue(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
