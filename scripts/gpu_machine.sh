@@ -6,8 +6,8 @@
 #       and UCX's plugin folders, into .gpu-carry/root/ under their own paths.
 #   scripts/gpu_machine.sh run [tests|bench|all]   (there, from the repository root, with
 #       .gpu-carry carried) GPU tests at 2 and 4 ranks, then gpu_coll_bench on device and host
-#       buffers, gpu_p2p_bench (device and host buffers, CUDA IPC on and off, UCX alone) and
-#       nccl_bench (WEFT_GPU_BENCH_SIZES: the collectives' size options, default -b 8 -e 256M);
+#       buffers, gpu_p2p_bench (device and host buffers, CUDA IPC on and off, UCX alone),
+#       gpu_stream_bench (MPIX_Send/Recv_enqueue beside waiting for the stream) and nccl_bench (WEFT_GPU_BENCH_SIZES: the collectives' size options, default -b 8 -e 256M);
 #       logs go to $OUT (default ./gpu-run). Exits 77 when no GPU is found, 1 when a test failed.
 # The carried libraries are found through LD_LIBRARY_PATH, UCX_MODULE_DIR and
 # PMIX_MCA_mca_base_component_path; nothing is written outside the repository.
@@ -232,6 +232,11 @@ run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 1, 2 
     env $setting "$WEFT_DIR/bin/weftrun" -n 2 --timeout 150 "$TESTS_DIR/gpu_p2p_bench"       -m 67108864 ${label%|*} >>"$out/bench.log" 2>&1 ||
       say "gpu_p2p_bench ${label%|*} $setting: FAILED (exit $?)"
   done
+  # Stream-ordered point-to-point (perf/gpu_stream_bench): MPIX_Send/Recv_enqueue on a CUDA
+  # stream beside the same ping-pong waiting for the stream on the host.
+  echo "== gpu_stream_bench" >>"$out/bench.log"
+  "$WEFT_DIR/bin/weftrun" -n 2 --timeout 150 "$TESTS_DIR/gpu_stream_bench" -m 16777216 \
+    >>"$out/bench.log" 2>&1 || say "gpu_stream_bench: FAILED (exit $?)"
   local nccl_dir
   nccl_dir=$(find_nccl)
   if [ -z "$nccl_dir" ]; then
@@ -245,9 +250,11 @@ run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 1, 2 
     done
   fi
   # The summary keeps each run's header, its lines of 128 MiB and more (point-to-point: 8 B,
-  # 1 MiB, 64 MiB) and those with wrong results, and what nccl_bench said.
+  # 1 MiB, 64 MiB; stream-ordered: 8 B, 1 MiB, 16 MiB) and those with wrong results, and what
+  # nccl_bench said.
   awk '/^(==|# [A-Z]|nccl_bench:)/ || ($1 ~ /^[0-9]+$/ && ($1 >= 134217728 || $NF != 0 ||
-       (NF == 4 && ($1 == 8 || $1 == 1048576 || $1 == 67108864))))' \
+       (NF == 4 && ($1 == 8 || $1 == 1048576 || $1 == 67108864)) ||
+       (NF == 5 && ($1 == 8 || $1 == 1048576 || $1 == 16777216))))' \
     "$out/bench.log" | tee -a "$SUMMARY"
 }
 
