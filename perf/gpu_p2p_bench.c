@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_pattern.h"
+
 enum { kWindow = 64, kTag = 1, kAckTag = 2 };
 
 typedef struct {
@@ -68,22 +70,12 @@ static void release(int device, void* p) {
     free(p);
 }
 
-static unsigned char byte_at(size_t i, size_t bytes) { return (unsigned char)(i * 7 + bytes); }
-
 /* Rank 0 fills its buffer with the size's pattern; rank 1 checks what it received. */
-static void fill(void* buf, size_t bytes) {
-  unsigned char* host = malloc(bytes);
-  for (size_t i = 0; i < bytes; ++i) host[i] = byte_at(i, bytes);
-  cuda_call(cudaMemcpy(buf, host, bytes, cudaMemcpyDefault), "cudaMemcpy");
-  free(host);
-}
+static void fill(void* buf, size_t bytes) { cuda_call(pattern_put(buf, bytes, 0), "cudaMemcpy"); }
 
 static long wrong_bytes(const void* buf, size_t bytes) {
-  unsigned char* host = malloc(bytes);
-  cuda_call(cudaMemcpy(host, buf, bytes, cudaMemcpyDefault), "cudaMemcpy");
-  long wrong = 0;
-  for (size_t i = 0; i < bytes; ++i) wrong += host[i] != byte_at(i, bytes);
-  free(host);
+  const long wrong = pattern_wrong(buf, bytes);
+  if (wrong < 0) cuda_call(cudaErrorUnknown, "cudaMemcpy");
   return wrong;
 }
 

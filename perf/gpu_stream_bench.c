@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_pattern.h"
+
 enum { kTag = 1 };
 
 static void cuda_call(cudaError_t e, const char* what) {
@@ -30,22 +32,14 @@ static void mpi_call(int rc, const char* what) {
   MPI_Abort(MPI_COMM_WORLD, 3);
 }
 
-static unsigned char byte_at(size_t i, size_t bytes) { return (unsigned char)(i * 7 + bytes); }
-
 /* Rank 0's buffer holds the size's pattern, rank 1's zeros. */
 static void prepare(int rank, void* buf, size_t bytes) {
-  unsigned char* host = malloc(bytes);
-  for (size_t i = 0; i < bytes; ++i) host[i] = rank == 0 ? byte_at(i, bytes) : 0;
-  cuda_call(cudaMemcpy(buf, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
-  free(host);
+  cuda_call(pattern_put(buf, bytes, rank != 0), "cudaMemcpy");
 }
 
 static long wrong_bytes(const void* buf, size_t bytes) {
-  unsigned char* host = malloc(bytes);
-  cuda_call(cudaMemcpy(host, buf, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  long wrong = 0;
-  for (size_t i = 0; i < bytes; ++i) wrong += host[i] != byte_at(i, bytes);
-  free(host);
+  const long wrong = pattern_wrong(buf, bytes);
+  if (wrong < 0) cuda_call(cudaErrorUnknown, "cudaMemcpy");
   return wrong;
 }
 
