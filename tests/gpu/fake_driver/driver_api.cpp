@@ -1,9 +1,12 @@
 // The fake driver's initialisation, its one device, the primary context, streams, events, host
 // functions and error names: the entry points that touch no memory.
 #include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "fake_driver.hpp"
 #include "streams.hpp"
@@ -156,13 +159,37 @@ FAKE_CUDA_API CuResult cuStreamDestroy_v2(CuStream stream) {
 }
 
 // Runs fn(data) on the stream's thread once the stream's earlier work is done; the stream's
-// later work waits for it to return. Like the real driver's, it must make no CUDA call.
+// later work waits for it to return. Like the real driver's, it must make no CUDA call. The
+// host functions of all streams run one at a time, as the real driver may run them ("may be
+// serialized"): one that waits for another stream's host function deadlocks here as it may on
+// a GPU.
 FAKE_CUDA_API CuResult cuLaunchHostFunc(CuStream stream, void (*fn)(void*), void* data) {
   if (const CuResult e = require_context(); e != kSuccess) return e;
   if (fn == nullptr) return kErrorInvalidValue;
   if (!known_stream(stream)) return kErrorInvalidHandle;
   enqueue(stream, [fn, data] {
+    static std::mutex one_at_a_time;
+    std::lock_guard<std::mutex> g(one_at_a_time);
     fn(data);
+    return kSuccess;
+  });
+  return kSuccess;
+}
+
+// Holds the stream until (int32_t)(*address - value) >= 0, the word read as the device would,
+// without any host thread's help. Only CU_STREAM_WAIT_VALUE_GEQ (0); with
+// WEFT_FAKE_CUDA_NO_STREAM_WAIT=1 unsupported, as on a device without stream memory operations.
+FAKE_CUDA_API CuResult cuStreamWaitValue32_v2(CuStream stream, CuDevicePtr address, unsigned value,
+                                              unsigned flags) {
+  if (const CuResult e = require_context(); e != kSuccess) return e;
+  const char* refuse = std::getenv("WEFT_FAKE_CUDA_NO_STREAM_WAIT");
+  if ((refuse != nullptr && std::strcmp(refuse, "1") == 0) || flags != 0) return kErrorNotSupported;
+  if (!known_stream(stream)) return kErrorInvalidHandle;
+  if (address == 0 || address % 4 != 0) return kErrorInvalidValue;
+  enqueue(stream, [address, value] {
+    const auto* word = reinterpret_cast<const uint32_t*>(uintptr_t(address));
+    while (int32_t(__atomic_load_n(word, __ATOMIC_ACQUIRE) - value) < 0)
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
     return kSuccess;
   });
   return kSuccess;

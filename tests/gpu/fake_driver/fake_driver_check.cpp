@@ -1,8 +1,8 @@
 // Checks the fake CUDA driver against the driver behaviour Weft relies on: errors before
 // cuInit, contexts, attributes of each kind of memory, copies through guarded memory, the guard
 // itself (a CPU read of device memory dies of SIGSEGV), streams that run after their calls
-// returned (in order, host functions on a thread of their own, the legacy stream waiting for
-// blocking streams), and IPC between two processes.
+// returned (in order, host functions on a thread of their own, waits on a word, the legacy
+// stream waiting for blocking streams), and IPC between two processes.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,6 +44,8 @@ CuResult cuStreamCreate(CuStream* stream, unsigned flags);
 CuResult cuStreamSynchronize(CuStream stream);
 CuResult cuStreamDestroy_v2(CuStream stream);
 CuResult cuLaunchHostFunc(CuStream stream, void (*fn)(void*), void* data);
+CuResult cuStreamWaitValue32_v2(CuStream stream, CuDevicePtr address, unsigned value,
+                                unsigned flags);
 CuResult cuEventCreate(CuEvent* event, unsigned flags);
 CuResult cuEventRecord(CuEvent event, CuStream stream);
 CuResult cuEventSynchronize(CuEvent event);
@@ -253,6 +255,19 @@ void check_streams() {
   });
   EXPECT(cuMemcpy(address(out.data()), d, 1) == kSuccess && held.passed.load());
   opener.join();
+  // A wait on a word holds the stream until the word reaches the value (cyclically), with no
+  // host thread's help.
+  uint32_t word = 0xfffffffeu;
+  out.assign(kBytes, 0);
+  EXPECT(cuStreamWaitValue32_v2(s, address(&word), 1, 0) == kSuccess);
+  EXPECT(cuMemcpyAsync(address(out.data()), d, kBytes, s) == kSuccess);
+  EXPECT(cuEventRecord(event, s) == kSuccess);
+  __atomic_store_n(&word, 0xffffffffu, __ATOMIC_RELEASE);  // still before 1
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT(out[0] == 0);
+  __atomic_store_n(&word, 1u, __ATOMIC_RELEASE);
+  EXPECT(cuEventSynchronize(event) == kSuccess && out == in);
+  EXPECT(cuStreamWaitValue32_v2(s, address(&word), 1, 1) == kErrorNotSupported);  // not GEQ
   // A failed copy is reported by the stream's next synchronisation, and only once.
   EXPECT(cuMemcpyAsync(address(out.data()), d + 1, kBytes, s) == kSuccess);
   EXPECT(cuStreamSynchronize(s) == kErrorInvalidValue && cuStreamSynchronize(s) == kSuccess);
