@@ -33,6 +33,8 @@ bool open_cuda_driver(CudaDriver* out, std::string* why) {
   resolve_symbol(library, "cuEventSynchronize", &d.event_synchronize, &missing);
   resolve_symbol(library, "cuEventDestroy_v2", &d.event_destroy, &missing);
   resolve_symbol(library, "cuLaunchHostFunc", &d.launch_host_func, &missing);
+  std::string optional;  // its absence leaves stream waits to host functions
+  resolve_symbol(library, "cuStreamWaitValue32_v2", &d.stream_wait_value32, &optional);
   resolve_symbol(library, "cuMemcpyAsync", &d.memcpy_async, &missing);
   resolve_symbol(library, "cuMemAlloc_v2", &d.mem_alloc, &missing);
   resolve_symbol(library, "cuMemFree_v2", &d.mem_free, &missing);

@@ -27,6 +27,8 @@ inline constexpr unsigned kCuStreamDefault =
     0;  // CU_STREAM_DEFAULT: ordered after the legacy stream
 inline constexpr unsigned kCuIpcMemLazyEnablePeerAccess = 1;  // CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
 inline constexpr unsigned kCuEventDisableTiming = 2;          // CU_EVENT_DISABLE_TIMING
+// CU_STREAM_WAIT_VALUE_GEQ: until (int32_t)(*address - value) >= 0, a cyclic comparison.
+inline constexpr unsigned kCuStreamWaitValueGeq = 0;
 
 // CUipcMemHandle: names a device allocation to other processes (passed by value, as cuda.h's).
 struct CuIpcMemHandle {
@@ -54,6 +56,10 @@ struct CudaDriver {
   CuResult (*event_destroy)(CuEvent event) = nullptr;                     // cuEventDestroy_v2
   CuResult (*launch_host_func)(CuStream stream, void (*fn)(void*),
                                void* data) = nullptr;  // cuLaunchHostFunc
+  // cuStreamWaitValue32_v2; null where the driver lacks it (Weft then holds streams with host
+  // functions that wait).
+  CuResult (*stream_wait_value32)(CuStream stream, CuDevicePtr address, unsigned value,
+                                  unsigned flags) = nullptr;
   CuResult (*memcpy_async)(CuDevicePtr dst, CuDevicePtr src, size_t bytes,
                            CuStream stream) = nullptr;                           // cuMemcpyAsync
   CuResult (*mem_alloc)(CuDevicePtr* p, size_t bytes) = nullptr;                 // cuMemAlloc_v2

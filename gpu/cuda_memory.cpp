@@ -284,6 +284,20 @@ Status CudaMemory::copy_on_stream(void* stream, void* dst, const void* src, size
   return e == kCuSuccess ? Status::success() : failed("cuMemcpyAsync", e);
 }
 
+Status CudaMemory::wait_on_stream(void* stream, const uint32_t* word, uint32_t value) {
+  if (driver_.stream_wait_value32 == nullptr)
+    return Status::error(MPI_ERR_UNSUPPORTED_OPERATION,
+                         "the CUDA driver has no cuStreamWaitValue32_v2");
+  WEFT_TRY(enter());
+  // Pinned memory from cuMemHostAlloc is mapped at the same address for the device (UVA).
+  const CuResult e = driver_.stream_wait_value32(static_cast<CuStream>(stream), address(word),
+                                                 value, kCuStreamWaitValueGeq);
+  if (e == kCuSuccess) return Status::success();
+  Status s = failed("cuStreamWaitValue32_v2", e);
+  s.error_class = MPI_ERR_UNSUPPORTED_OPERATION;  // the caller holds the stream another way
+  return s;
+}
+
 Status CudaMemory::call_on_stream(void* stream, void (*fn)(void*), void* data) {
   WEFT_TRY(enter());
   const CuResult e = driver_.launch_host_func(static_cast<CuStream>(stream), fn, data);

@@ -34,6 +34,7 @@ class CudaMemory final : public DeviceMemory {
   Status synchronize(void* stream) override;
   Status copy_on_stream(void* stream, void* dst, const void* src, size_t bytes) override;
   Status call_on_stream(void* stream, void (*fn)(void*), void* data) override;
+  Status wait_on_stream(void* stream, const uint32_t* word, uint32_t value) override;
   bool export_memory(const void* p, ExportedMemory* out) override;
   void* open_exported(const ExportedMemory& m, std::string* why) override;
   void close_exported(void* here) override;

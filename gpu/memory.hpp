@@ -74,6 +74,13 @@ class DeviceMemory {
   virtual Status call_on_stream(void* /*stream*/, void (* /*fn*/)(void*), void* /*data*/) {
     return Status::error(MPI_ERR_OTHER, "this device memory has no application streams");
   }
+  // Queues on an application's stream a wait until the 32-bit word at `word` (pinned host
+  // memory from allocate_pinned) reaches `value` in cyclic order ((int32_t)(*word - value) >= 0):
+  // the stream's later work waits without holding any thread. MPI_ERR_UNSUPPORTED_OPERATION
+  // where the driver or device cannot.
+  virtual Status wait_on_stream(void* /*stream*/, const uint32_t* /*word*/, uint32_t /*value*/) {
+    return Status::error(MPI_ERR_UNSUPPORTED_OPERATION, "no stream memory waits here");
+  }
   // Describes the allocation that holds device buffer `p` for another process of the node;
   // false where it cannot be shared (memory of a stream-ordered pool, say).
   virtual bool export_memory(const void* /*p*/, ExportedMemory* /*out*/) { return false; }

@@ -208,3 +208,20 @@ TEST_CASE("cuda memory: a thread that may not wait for the device puts its frees
   CHECK(fake_driver::g_calls == std::vector<std::string>{"free", "free host", "alloc 4096"});
   memory.free_device(small);
 }
+
+TEST_CASE("cuda memory: a stream waits on a word where the driver can, else says it cannot") {
+  gpu::CudaMemory memory(fake_driver::table());
+  uint32_t word = 0;
+  int stream = 0;
+  fake_driver::g_calls.clear();
+  REQUIRE(memory.wait_on_stream(&stream, &word, 7).ok());
+  CHECK(fake_driver::g_calls == std::vector<std::string>{"wait value 7 flags 0"});  // GEQ
+  fake_driver::g_wait_value_result = 801;  // CUDA_ERROR_NOT_SUPPORTED
+  Status s = memory.wait_on_stream(&stream, &word, 8);
+  fake_driver::g_wait_value_result = gpu::kCuSuccess;
+  CHECK(s.error_class == MPI_ERR_UNSUPPORTED_OPERATION);
+  gpu::CudaDriver without = fake_driver::table();
+  without.stream_wait_value32 = nullptr;  // a driver older than cuStreamWaitValue32_v2
+  gpu::CudaMemory older(without);
+  CHECK(older.wait_on_stream(&stream, &word, 1).error_class == MPI_ERR_UNSUPPORTED_OPERATION);
+}

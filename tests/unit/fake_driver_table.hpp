@@ -139,6 +139,13 @@ inline gpu::CuResult error_string(gpu::CuResult e, const char** text) {
   return gpu::kCuSuccess;
 }
 
+// cuStreamWaitValue32_v2: noted, answering g_wait_value_result.
+inline gpu::CuResult g_wait_value_result = gpu::kCuSuccess;
+inline gpu::CuResult wait_value(gpu::CuStream, gpu::CuDevicePtr, unsigned value, unsigned flags) {
+  g_calls.push_back("wait value " + std::to_string(value) + " flags " + std::to_string(flags));
+  return g_wait_value_result;
+}
+
 inline gpu::CudaDriver table() {
   gpu::CudaDriver d;
   d.init = ok_flags;
@@ -164,6 +171,7 @@ inline gpu::CudaDriver table() {
   d.ipc_open_mem_handle = open_handle;
   d.ipc_close_mem_handle = close_handle;
   d.get_error_string = error_string;
+  d.stream_wait_value32 = wait_value;
   return d;
 }
 
