@@ -7,24 +7,39 @@
 #include "mpi.h"
 
 namespace weft::streams {
-namespace {
+namespace {}  // namespace
 
-// Where the stream and the queue's thread meet for one call: the stream's host function marks
-// `reached` and waits for `done`, which the thread marks once the call's work has returned.
-struct Meeting {
+// Where the stream and the queue's thread meet for one call: a host function on the stream
+// marks `reached`; the thread marks `done` once the call's work has returned.
+struct StreamQueue::Meeting {
   std::mutex mu;
   std::condition_variable cv;
   bool reached = false, done = false;
 };
 
-// The host function holding the stream at a call's place (no CUDA call, no MPI call).
-void hold_stream(void* data) {
+namespace {
+
+using Meeting = StreamQueue::Meeting;
+
+// The host function that tells the queue's thread the stream got to a call (returns at once).
+void mark_reached(void* data) {
+  auto* meeting = static_cast<std::shared_ptr<Meeting>*>(data);
+  {
+    Meeting& m = **meeting;
+    std::lock_guard<std::mutex> g(m.mu);
+    m.reached = true;
+    m.cv.notify_all();
+  }
+  delete meeting;
+}
+
+// The host function that holds the stream until the call's work is done, where the stream
+// cannot wait on memory (no CUDA call, no MPI call; it keeps a thread of the driver meanwhile).
+void wait_until_done(void* data) {
   auto* meeting = static_cast<std::shared_ptr<Meeting>*>(data);
   {
     Meeting& m = **meeting;
     std::unique_lock<std::mutex> g(m.mu);
-    m.reached = true;
-    m.cv.notify_all();
     m.cv.wait(g, [&] { return m.done; });
   }
   delete meeting;
@@ -51,7 +66,26 @@ StreamQueue::~StreamQueue() {
   }
   if (gpu::DeviceMemory* gpu = cuda()) {
     for (const Block& b : pool_->blocks) gpu->free_pinned(b.memory);
+    if (done_word_ != nullptr) gpu->free_pinned(done_word_);
   }
+}
+
+Status StreamQueue::hold_until_done(gpu::DeviceMemory& gpu, const std::shared_ptr<Meeting>& meeting,
+                                    uint32_t ticket) {
+  if (stream_waits_ && done_word_ == nullptr) {
+    done_word_ = static_cast<uint32_t*>(gpu.allocate_pinned(sizeof *done_word_));
+    if (done_word_ != nullptr) *done_word_ = ticket - 1;
+    stream_waits_ = done_word_ != nullptr;
+  }
+  if (stream_waits_) {
+    const Status s = gpu.wait_on_stream(stream_, done_word_, ticket);
+    if (s.ok() || s.error_class != MPI_ERR_UNSUPPORTED_OPERATION) return s;
+    stream_waits_ = false;  // held by host functions from now on
+  }
+  auto* held = new std::shared_ptr<Meeting>(meeting);
+  const Status s = gpu.call_on_stream(stream_, wait_until_done, held);
+  if (!s.ok()) delete held;
+  return s;
 }
 
 Status StreamQueue::run_at_stream_point(const char* fn, std::function<int()> work,
@@ -59,12 +93,14 @@ Status StreamQueue::run_at_stream_point(const char* fn, std::function<int()> wor
   gpu::DeviceMemory* gpu = cuda();
   if (gpu == nullptr) return no_cuda();
   auto meeting = std::make_shared<Meeting>();
-  auto* held = new std::shared_ptr<Meeting>(meeting);
-  if (Status s = gpu->call_on_stream(stream_, hold_stream, held); !s.ok()) {
-    delete held;
+  auto* reached = new std::shared_ptr<Meeting>(meeting);
+  if (Status s = gpu->call_on_stream(stream_, mark_reached, reached); !s.ok()) {
+    delete reached;
     return s;
   }
-  jobs_.push([this, fn, meeting, work = std::move(work), after_stream] {
+  const uint32_t ticket = ++issued_;
+  WEFT_TRY(hold_until_done(*gpu, meeting, ticket));
+  jobs_.push([this, fn, meeting, work = std::move(work), after_stream, ticket] {
     if (after_stream) {
       std::unique_lock<std::mutex> g(meeting->mu);
       meeting->cv.wait(g, [&] { return meeting->reached; });
@@ -86,6 +122,8 @@ Status StreamQueue::run_at_stream_point(const char* fn, std::function<int()> wor
     std::lock_guard<std::mutex> g(meeting->mu);
     meeting->done = true;
     meeting->cv.notify_all();
+    // Tickets are done in order: the stream's wait for this one, and those before it, ends.
+    if (done_word_ != nullptr) __atomic_store_n(done_word_, ticket, __ATOMIC_RELEASE);
   });
   return Status::success();
 }

@@ -2,7 +2,9 @@
 // MPIX_Stream made from a cudaStream_t). A call queues its MPI work (PMPI calls) on a thread of
 // the queue's own (runtime/threads/job_queue.hpp) and a host function on the CUDA stream at the
 // call's place, which holds the stream there until the work is done: the stream's later work
-// sees the result, and the calling thread returns at once. Device data moves through pinned
+// sees the result, and the calling thread returns at once. The stream waits for the work on a
+// pinned word the thread advances (cuStreamWaitValue32), holding no thread meanwhile; where
+// that cannot be had, a second host function waits. Device data moves through pinned
 // host blocks, with copies queued on the stream, so the thread's PMPI calls only ever see host
 // memory: while a host function holds the stream, anything that waits for the device (a
 // cuMemFree, Weft's own stream behind the legacy stream) would deadlock, and Weft's device
@@ -10,12 +12,14 @@
 #pragma once
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "gpu/memory.hpp"
 #include "runtime/status.hpp"
 #include "runtime/threads/job_queue.hpp"
 
@@ -47,7 +51,14 @@ class StreamQueue : public std::enable_shared_from_this<StreamQueue> {
   // The first failure of the queued work since the last call, naming the call; else success.
   Status take_failure();
 
+  struct Meeting;
+
  private:
+  // Queues on the stream what holds it until the work of call `ticket` is done: a wait on
+  // done_word_, or else a host function that waits for `meeting`.
+  Status hold_until_done(gpu::DeviceMemory& gpu, const std::shared_ptr<Meeting>& meeting,
+                         uint32_t ticket);
+
   struct Block {
     void* memory;
     size_t bytes;
@@ -60,6 +71,9 @@ class StreamQueue : public std::enable_shared_from_this<StreamQueue> {
   };
 
   void* stream_;
+  uint32_t issued_ = 0;            // calls queued (their tickets are 1, 2, ...)
+  uint32_t* done_word_ = nullptr;  // pinned: the last ticket done, which the stream waits on
+  bool stream_waits_ = true;       // until the driver or device turns stream waits down
   std::shared_ptr<Pool> pool_ = std::make_shared<Pool>();
   std::mutex failure_mu_;
   std::string failure_;  // "MPIX_Send_enqueue: <error string>", the first since taken

@@ -128,6 +128,43 @@ int main(int argc, char** argv) {
       CHECK(host_strided[2 * i + 1] == -1);  // a gap: 0xffffffff, untouched
     }
   }
+  /* Two streams in each process, and in each pair of ranks a receive queued on one stream that
+   * waits for a send the partner queued on its other stream after a receive of its own. A
+   * host function that waited for a receive would keep the driver's host-function thread
+   * (which may serve every stream; the fake's does) from the send's, and every rank would wait.
+   * Skipped where the stream cannot wait on memory (the fake told not to): there Weft holds
+   * streams with such host functions. */
+  const char* no_waits = getenv("WEFT_FAKE_CUDA_NO_STREAM_WAIT");
+  if ((no_waits == NULL || strcmp(no_waits, "1") != 0) && size % 2 == 0) {
+    check_context("a receive on one stream, a send on another");
+    cudaStream_t second_cuda;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&second_cuda, cudaStreamNonBlocking));
+    CHECK_MPI(MPIX_Info_set_hex(info, "value", &second_cuda, sizeof second_cuda));
+    MPIX_Stream second;
+    CHECK_MPI(MPIX_Stream_create(info, &second));
+    MPI_Comm second_comm;
+    CHECK_MPI(MPIX_Stream_comm_create(MPI_COMM_WORLD, second, &second_comm));
+    const int partner = rank ^ 1;
+    for (int i = 0; i < kCount; ++i) host_in[i] = input(rank, 99, i);
+    CHECK_CUDA(cudaMemcpy(in, host_in, bytes, cudaMemcpyHostToDevice));
+    if (rank % 2 == 0) {
+      CHECK_MPI(
+          MPIX_Recv_enqueue(from_left, kCount, MPI_INT, partner, 30, scomm, MPI_STATUS_IGNORE));
+      CHECK_MPI(MPIX_Send_enqueue(in, kCount, MPI_INT, partner, 31, second_comm));
+    } else {
+      CHECK_MPI(MPIX_Recv_enqueue(from_left, kCount, MPI_INT, partner, 31, second_comm,
+                                  MPI_STATUS_IGNORE));
+      CHECK_MPI(MPIX_Send_enqueue(in, kCount, MPI_INT, partner, 30, scomm));
+    }
+    CHECK_CUDA(cudaStreamSynchronize(cuda));
+    CHECK_CUDA(cudaStreamSynchronize(second_cuda));
+    CHECK_CUDA(cudaMemcpy(host_left, from_left, bytes, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < kCount; ++i) CHECK(host_left[i] == input(partner, 99, i));
+    CHECK_MPI(MPI_Comm_free(&second_comm));
+    CHECK_MPI(MPIX_Stream_free(&second));
+    cudaStreamDestroy(second_cuda);
+  }
+
   check_context("errors of enqueue calls on a CUDA stream");
   int error_class = MPI_SUCCESS;
   MPI_Error_class(MPIX_Send_enqueue(in, 1, MPI_INT, size, 0, scomm), &error_class);
