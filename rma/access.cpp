@@ -63,12 +63,6 @@ Status cma_transfer(const TargetSpan& span, unsigned char* packed, bool write) {
   return Status::success();
 }
 
-size_t total_bytes(const TargetSpan& span) {
-  size_t n = 0;
-  for (const Run& r : span) n += r.bytes;
-  return n;
-}
-
 void combine(const Combine& how, const unsigned char* in, unsigned char* inout, size_t bytes) {
   if (how.no_op) return;
   if (how.replace) {
@@ -84,12 +78,9 @@ void combine(const Combine& how, const unsigned char* in, unsigned char* inout, 
 Status device_transfer(const TargetSpan& span, unsigned char* packed, bool write) {
   gpu::DeviceMemory& memory = *gpu::device_memory();
   unsigned char* at = local_address(*span.target, span.address);
-  gpu::Span covered{PTRDIFF_MAX, PTRDIFF_MIN};
-  for (const Run& r : span) {
-    covered.first = std::min(covered.first, r.offset);
-    covered.last = std::max(covered.last, r.offset + ptrdiff_t(r.bytes));
-  }
-  const size_t bytes = total_bytes(span);
+  const RunBounds bounds = span_bounds(span);
+  const gpu::Span covered{bounds.lo, bounds.hi};
+  const size_t bytes = span_bytes(span);
   if (span.run_count > 1 && covered.bytes() <= 4 * bytes + (size_t(1) << 20)) {
     gpu::HostMirror mirror;
     WEFT_TRY(mirror.load(memory, at, covered));
@@ -131,7 +122,7 @@ bool accumulated_on_device(const TargetSpan& span, const unsigned char* packed, 
     return true;
   }
   gpu::DeviceMemory& memory = *gpu::device_memory();
-  const size_t bytes = total_bytes(span);
+  const size_t bytes = span_bytes(span);
   if (span.run_count != 1 || bytes < kDeviceReduceMin || how.reduction == nullptr ||
       !memory.can_reduce(*how.reduction))
     return false;
@@ -147,6 +138,22 @@ bool accumulated_on_device(const TargetSpan& span, const unsigned char* packed, 
 }
 
 }  // namespace
+
+size_t span_bytes(const TargetSpan& span) {
+  size_t n = 0;
+  for (const Run& r : span) n += r.bytes;
+  return n;
+}
+
+RunBounds span_bounds(const TargetSpan& span) {
+  if (span.run_count == 0) return {};
+  RunBounds b{span.runs[0].offset, span.runs[0].offset};
+  for (const Run& r : span) {
+    b.lo = std::min(b.lo, r.offset);
+    b.hi = std::max(b.hi, r.offset + ptrdiff_t(r.bytes));
+  }
+  return b;
+}
 
 Status write_runs(const TargetSpan& span, const unsigned char* packed) {
   const Target& t = *span.target;
@@ -194,7 +201,7 @@ Status accumulate_runs(const TargetSpan& span, const unsigned char* packed, cons
   // Another process's memory, or GPU memory: fetch it, combine here, write it back, all under
   // the mutex.
   const Transfer transfer = transfer_of(t);
-  const size_t bytes = total_bytes(span);
+  const size_t bytes = span_bytes(span);
   std::unique_ptr<unsigned char[]> current(new unsigned char[bytes]);
   WEFT_TRY(transfer(span, current.get(), false));
   if (old != nullptr) std::memcpy(old, current.get(), bytes);

@@ -25,6 +25,14 @@ struct TargetSpan {
   const Run* end() const { return runs + run_count; }
 };
 
+// The bytes the span's runs hold.
+size_t span_bytes(const TargetSpan& span);
+// The offsets from span.address that the runs reach: [lo, hi); {0, 0} for no runs.
+struct RunBounds {
+  ptrdiff_t lo = 0, hi = 0;
+};
+RunBounds span_bounds(const TargetSpan& span);
+
 // Scatters `packed` (the runs' bytes back to back) into the target, or gathers them from it.
 Status write_runs(const TargetSpan& span, const unsigned char* packed);
 Status read_runs(const TargetSpan& span, unsigned char* packed);

@@ -56,14 +56,7 @@ Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
   }
   const bool dynamic = w.flavor == MPI_WIN_FLAVOR_DYNAMIC;
   const ptrdiff_t start = ptrdiff_t(t.disp) * ptrdiff_t(dynamic ? 1 : target.disp_unit);
-  ptrdiff_t lo = 0, hi = 0;
-  if (out->span.run_count > 0) {
-    lo = hi = out->span.runs[0].offset;
-    for (const Run& r : out->span) {
-      lo = std::min(lo, r.offset);
-      hi = std::max(hi, r.offset + ptrdiff_t(r.bytes));
-    }
-  }
+  const auto [lo, hi] = span_bounds(out->span);
   if (!dynamic && out->span.run_count > 0) {
     if (start + lo < 0 || start + hi > ptrdiff_t(target.size))
       return Status::error(MPI_ERR_RMA_RANGE,

@@ -21,12 +21,6 @@ namespace {
 
 int rank_of(const Window& w, const Target* t) { return int(t - w.targets.data()); }
 
-size_t span_bytes(const TargetSpan& span) {
-  size_t n = 0;
-  for (const Run& r : span) n += r.bytes;
-  return n;
-}
-
 // header, the span's runs, then `parts` of data, in one buffer.
 struct Part {
   const void* data;

@@ -1,7 +1,6 @@
 // Serving one-sided requests at the target (rma/target_server.hpp).
 #include "rma/target_server.hpp"
 
-#include <algorithm>
 #include <cstring>
 
 #include "pt2pt/pt2pt.hpp"
@@ -100,9 +99,8 @@ void TargetServer::serve(const Arrival& a) {
   const unsigned char* data = runs + h.run_count * sizeof(Run);
   std::vector<Run> run_list(h.run_count);
   if (h.run_count > 0) std::memcpy(run_list.data(), runs, h.run_count * sizeof(Run));
-  size_t bytes = 0;
-  for (const Run& r : run_list) bytes += r.bytes;
-  const Target* target = &self_;
+  TargetSpan span{&self_, h.address, run_list.data(), run_list.size()};
+  const size_t bytes = span_bytes(span);
   if (w_.flavor == MPI_WIN_FLAVOR_DYNAMIC && h.kind == MessageKind::kRegion) {
     RegionAnswer region;
     uint64_t start = 0;
@@ -116,18 +114,13 @@ void TargetServer::serve(const Arrival& a) {
   if (w_.flavor == MPI_WIN_FLAVOR_DYNAMIC && !run_list.empty()) {
     // Only inside one attached region: memory the application did not attach is left alone
     // (and what an answer would carry stays zero).
-    ptrdiff_t lo = run_list[0].offset, hi = lo;
-    for (const Run& r : run_list) {
-      lo = std::min(lo, r.offset);
-      hi = std::max(hi, r.offset + ptrdiff_t(r.bytes));
-    }
+    const auto [lo, hi] = span_bounds(span);
     uint64_t start = 0;
     const AttachedRegion* region =
         attached_region(w_, h.address + uint64_t(lo), uint64_t(hi - lo), &start);
     if (region == nullptr) return refuse(a, h, bytes);
-    if (region->device) target = &self_device_;
+    if (region->device) span.target = &self_device_;
   }
-  const TargetSpan span{target, h.address, run_list.data(), run_list.size()};
 
   Reduction reduction;
   Combine how;
