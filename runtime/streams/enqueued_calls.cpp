@@ -2,9 +2,7 @@
 #include "runtime/streams/enqueued_calls.hpp"
 
 #include <algorithm>
-#include <map>
 #include <memory>
-#include <mutex>
 
 #include "gpu/memory.hpp"
 #include "runtime/request.hpp"
@@ -87,7 +85,8 @@ void drop(MPI_Datatype held, MPI_Datatype original) {
 }
 
 // An MPIX_Isend_enqueue or MPIX_Irecv_enqueue in flight: the generalized request the
-// application holds (`outer`) and the request the thread posted (`inner`).
+// application holds (`outer`, whose extra state owns a reference to this) and the request the
+// thread posted (`inner`).
 struct Pending {
   std::shared_ptr<StreamQueue> queue;
   Side side;
@@ -97,24 +96,27 @@ struct Pending {
   MPI_Status status{};
 };
 
-std::mutex g_pending_mutex;
-std::map<MPI_Request, std::shared_ptr<Pending>> g_pending;  // by outer request
+using PendingRef = std::shared_ptr<Pending>;  // a generalized request's extra state
 
 int query_pending(void* extra, MPI_Status* status) {
-  *status = static_cast<Pending*>(extra)->status;
+  *status = (*static_cast<PendingRef*>(extra))->status;
   return MPI_SUCCESS;
 }
-int free_pending(void*) { return MPI_SUCCESS; }
+int free_pending(void* extra) {
+  delete static_cast<PendingRef*>(extra);
+  return MPI_SUCCESS;
+}
 int cancel_pending(void*, int) { return MPI_SUCCESS; }
 
-// Makes the application's request for `p` and files it.
-Status file_request(const std::shared_ptr<Pending>& p, MPI_Request* request) {
-  if (PMPI_Grequest_start(query_pending, free_pending, cancel_pending, p.get(), &p->outer) !=
-      MPI_SUCCESS)
+// Makes the application's request for `p`.
+Status make_request(const PendingRef& p, MPI_Request* request) {
+  auto* extra = new PendingRef(p);
+  if (PMPI_Grequest_start(query_pending, free_pending, cancel_pending, extra, &p->outer) !=
+      MPI_SUCCESS) {
+    delete extra;
     return Status::error(MPI_ERR_INTERN, "could not make the request of an enqueued call");
+  }
   p->outer->stream_ordered = true;  // the other calls on requests refuse it
-  std::lock_guard<std::mutex> g(g_pending_mutex);
-  g_pending[p->outer] = p;
   *request = p->outer;
   return Status::success();
 }
@@ -161,7 +163,7 @@ Status isend(StreamQueue& q, const void* buf, MPI_Count count, MPI_Datatype type
   WEFT_TRY(place(q, buf, span_of(count, type), true, &p->side));
   p->type = type;
   p->held = hold(type);
-  WEFT_TRY(file_request(p, request));
+  WEFT_TRY(make_request(p, request));
   return q.run_at_stream_point(
       "MPIX_Isend_enqueue",
       [=] { return PMPI_Isend_c(p->side.at, count, p->held, dest, tag, comm, &p->inner); }, true);
@@ -176,7 +178,7 @@ Status irecv(StreamQueue& q, void* buf, MPI_Count count, MPI_Datatype type, int 
   WEFT_TRY(place(q, buf, span, !span.dense, &p->side));
   p->type = type;
   p->held = hold(type);
-  WEFT_TRY(file_request(p, request));
+  WEFT_TRY(make_request(p, request));
   return q.run_at_stream_point(
       "MPIX_Irecv_enqueue",
       [=] { return PMPI_Irecv_c(p->side.at, count, p->held, source, tag, comm, &p->inner); },
@@ -188,17 +190,11 @@ bool is_enqueued(MPI_Request request) {
 }
 
 Status wait(MPI_Request* request, MPI_Status* status) {
-  std::shared_ptr<Pending> p;
-  {
-    std::lock_guard<std::mutex> g(g_pending_mutex);
-    auto it = g_pending.find(*request);
-    if (it == g_pending.end())
-      return Status::error(MPI_ERR_REQUEST,
-                           "invalid request: not one of MPIX_Isend_enqueue or "
-                           "MPIX_Irecv_enqueue still in flight");
-    p = it->second;
-    g_pending.erase(it);
-  }
+  if (!is_enqueued(*request))
+    return Status::error(MPI_ERR_REQUEST,
+                         "invalid request: not one of MPIX_Isend_enqueue or "
+                         "MPIX_Irecv_enqueue still in flight");
+  const PendingRef p = *static_cast<PendingRef*>((*request)->generalized->extra_state);
   *request = MPI_REQUEST_NULL;
   p->outer->stream_ordered = false;  // the queue's thread completes and frees it
   StreamQueue& q = *p->queue;
