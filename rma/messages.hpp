@@ -20,8 +20,8 @@ enum class MessageKind : uint8_t {
   kGetAccumulate,  // runs + data: answer the old data, then combine
   kCompareSwap,    // one run + value + compare: answer the old value
   kLock,           // answer once the lock is held (flags: exclusive)
-  kUnlock,         // release, then answer
-  kFlush,          // answer (everything earlier is done by then)
+  kUnlock,         // release, then answer a SyncAnswer
+  kFlush,          // answer a SyncAnswer (everything earlier is done by then)
   kRegion,         // answer a RegionAnswer: the dynamic window's region attached at `address`
 };
 
@@ -30,6 +30,15 @@ enum class MessageKind : uint8_t {
 struct RegionAnswer {
   uint64_t start = 0, end = 0;
   uint64_t device = 0;
+};
+
+// The answer to kFlush and kUnlock: the requests of this origin, since the last such answer,
+// that the target left unapplied because they reached outside the memory attached to its
+// dynamic window (puts and accumulates dropped, gets answered with zeros), and the bytes
+// [first_address, first_end) the first of them addressed; all 0 where none did.
+struct SyncAnswer {
+  uint64_t refused = 0;
+  uint64_t first_address = 0, first_end = 0;
 };
 
 inline constexpr uint8_t kExclusive = 1;  // kLock, kUnlock

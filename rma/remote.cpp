@@ -2,7 +2,9 @@
 // the window's communicator and waiting for answers.
 #include "rma/remote.hpp"
 
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "pt2pt/pt2pt.hpp"
 #include "rma/messages.hpp"
@@ -79,7 +81,37 @@ Status round_trip(Window& w, int target, std::unique_ptr<unsigned char[]> messag
   if (answer.completion.error_class != 0)
     return Status::error(answer.completion.error_class,
                          "the answer of rank " + std::to_string(target) + " was not received");
-  w.remote.dirty.erase(target);  // it serves requests in order: the earlier ones are done
+  // It serves requests in order, so the earlier ones are done; but a dynamic window's target
+  // reports refused requests only in a SyncAnswer, which a later flush must still ask for.
+  if (w.flavor != MPI_WIN_FLAVOR_DYNAMIC) w.remote.dirty.erase(target);
+  return Status::success();
+}
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "%#llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+// A kFlush or kUnlock to `target` and its SyncAnswer; a refusal it reports is kept in
+// w.remote.refusal (the first one) for take_refusal.
+Status sync_round_trip(Window& w, int target, MessageKind kind, uint8_t flags) {
+  RequestHeader h;
+  h.kind = kind;
+  h.flags = flags;
+  size_t length = 0;
+  auto m = encode(h, nullptr, {}, &length);
+  SyncAnswer said;
+  WEFT_TRY(round_trip(w, target, std::move(m), length, &said, sizeof said));
+  w.remote.dirty.erase(target);
+  if (said.refused == 0 || !w.remote.refusal.ok()) return Status::success();
+  w.remote.refusal = Status::error(
+      MPI_ERR_RMA_RANGE,
+      std::to_string(said.refused) + " operation(s) on rank " + std::to_string(target) + " of " +
+          w.display_name() +
+          " addressed memory that rank had not attached with MPI_Win_attach (the first: bytes [" +
+          hex(said.first_address) + ", " + hex(said.first_end) +
+          ")); puts and accumulates there were dropped and gets answered with zeros");
   return Status::success();
 }
 
@@ -194,14 +226,7 @@ Status remote_lock(Window& w, int target, bool exclusive) {
 
 Status remote_unlock(Window& w, int target, bool exclusive) {
   WEFT_TRY(transport_flush(w, target));  // done there before others may take the lock
-  RequestHeader h;
-  h.kind = MessageKind::kUnlock;
-  h.flags = exclusive ? kExclusive : 0;
-  size_t length = 0;
-  auto m = encode(h, nullptr, {}, &length);
-  WEFT_TRY(round_trip(w, target, std::move(m), length, nullptr, 0));
-  w.remote.dirty.erase(target);
-  return Status::success();
+  return sync_round_trip(w, target, MessageKind::kUnlock, exclusive ? kExclusive : 0);
 }
 
 Status remote_flush(Window& w, int target) {
@@ -217,15 +242,14 @@ Status remote_flush(Window& w, int target) {
   } else {
     targets.assign(w.remote.dirty.begin(), w.remote.dirty.end());
   }
-  for (int t : targets) {
-    RequestHeader h;
-    h.kind = MessageKind::kFlush;
-    size_t length = 0;
-    auto m = encode(h, nullptr, {}, &length);
-    WEFT_TRY(round_trip(w, t, std::move(m), length, nullptr, 0));
-    w.remote.dirty.erase(t);
-  }
+  for (int t : targets) WEFT_TRY(sync_round_trip(w, t, MessageKind::kFlush, 0));
   return Status::success();
+}
+
+Status take_refusal(Window& w) {
+  Status s = w.remote.refusal;
+  w.remote.refusal = Status::success();
+  return s;
 }
 
 Status remote_region(Window& w, int target, uint64_t address, RegionAnswer* out) {

@@ -19,7 +19,12 @@ Status remote_compare_and_swap(Window& w, const TargetSpan& span, const void* va
 Status remote_lock(Window& w, int target, bool exclusive);
 Status remote_unlock(Window& w, int target, bool exclusive);
 // Every earlier request to `target` (-1: to every target sent any) is done at the target.
+// Requests a dynamic window's target refused (outside its attached memory) are not an error
+// here, as the synchronization call must still finish its part: they wait in take_refusal.
 Status remote_flush(Window& w, int target);
+// The refusal (MPI_ERR_RMA_RANGE) the last unlock or flush of a target learnt of and no call
+// returned yet, cleared; success when none. Synchronization calls return it once done.
+Status take_refusal(Window& w);
 // Asks `target` which region of GPU or host memory attached to dynamic window `w` holds
 // `address` (rma/messages.hpp, kRegion).
 Status remote_region(Window& w, int target, uint64_t address, RegionAnswer* out);

@@ -117,7 +117,7 @@ Status fence(Window& w, int assert) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   WEFT_TRY(internal_barrier(window_comm(w)));
   w.epochs.fence = (assert& MPI_MODE_NOSUCCEED) == 0;
-  return Status::success();
+  return take_refusal(w);
 }
 
 Status post(Window& w, const groups::Members& group, int assert) {
@@ -174,7 +174,7 @@ Status complete(Window& w) {
   finish(&sends);
   w.epochs.access_group.clear();
   w.epochs.access_open = false;
-  return Status::success();
+  return take_refusal(w);
 }
 
 Status wait(Window& w) {
@@ -211,7 +211,8 @@ Status unlock(Window& w, int target) {
                              ", which this process has not locked");
   const int type = w.epochs.locks.type(target);
   w.epochs.locks.clear(target);
-  return release(w, target, type > 0, type == MPI_LOCK_EXCLUSIVE);
+  WEFT_TRY(release(w, target, type > 0, type == MPI_LOCK_EXCLUSIVE));
+  return take_refusal(w);
 }
 
 Status lock_all(Window& w, int assert) {
@@ -230,7 +231,7 @@ Status unlock_all(Window& w) {
     return sync_error(w, "MPI_Win_unlock_all called without MPI_Win_lock_all");
   w.epochs.lock_all = false;
   for (int t = 0; t < w.size; ++t) WEFT_TRY(release(w, t, w.epochs.lock_all_checked, false));
-  return Status::success();
+  return take_refusal(w);
 }
 
 Status flush(Window& w, int target) {
@@ -241,7 +242,8 @@ Status flush(Window& w, int target) {
   // Operations on this node are complete when their calls return; the fence only keeps the
   // compiler (and weakly ordered processors) from moving later stores before them.
   std::atomic_thread_fence(std::memory_order_release);
-  return remote_flush(w, target);
+  WEFT_TRY(remote_flush(w, target));
+  return take_refusal(w);
 }
 
 Status sync(const Window&) {

@@ -83,7 +83,24 @@ void TargetServer::answer(int origin, std::unique_ptr<unsigned char[]> data, siz
   replies_.push_back({r, std::move(data)});
 }
 
-void TargetServer::refuse(const Arrival& a, const RequestHeader& h, size_t bytes) {
+void TargetServer::answer_sync(int origin) {
+  SyncAnswer said;
+  if (auto found = refused_.find(origin); found != refused_.end()) {
+    said = found->second;
+    refused_.erase(found);
+  }
+  std::unique_ptr<unsigned char[]> reply(new unsigned char[sizeof said]);
+  std::memcpy(reply.get(), &said, sizeof said);
+  answer(origin, std::move(reply), sizeof said);
+}
+
+void TargetServer::refuse(const Arrival& a, const RequestHeader& h, size_t bytes, uint64_t first,
+                          uint64_t end) {
+  SyncAnswer& record = refused_[a.origin];
+  if (record.refused++ == 0) {
+    record.first_address = first;
+    record.first_end = end;
+  }
   const size_t reply_bytes = h.kind == MessageKind::kCompareSwap ? h.elem_size : bytes;
   if (h.kind == MessageKind::kGet || h.kind == MessageKind::kGetAccumulate ||
       h.kind == MessageKind::kCompareSwap) {
@@ -118,7 +135,8 @@ void TargetServer::serve(const Arrival& a) {
     uint64_t start = 0;
     const AttachedRegion* region =
         attached_region(w_, h.address + uint64_t(lo), uint64_t(hi - lo), &start);
-    if (region == nullptr) return refuse(a, h, bytes);
+    if (region == nullptr)
+      return refuse(a, h, bytes, h.address + uint64_t(lo), h.address + uint64_t(hi));
     if (region->device) span.target = &self_device_;
   }
 
@@ -161,9 +179,9 @@ void TargetServer::serve(const Arrival& a) {
       return;
     case MessageKind::kUnlock:
       unlock(self_.control, (h.flags & kExclusive) != 0);
-      return answer(a.origin, nullptr, 0);
+      return answer_sync(a.origin);
     case MessageKind::kFlush:
-      return answer(a.origin, nullptr, 0);
+      return answer_sync(a.origin);
     case MessageKind::kRegion:
       return answer(a.origin, nullptr, 0);  // not a dynamic window: nothing attached
   }

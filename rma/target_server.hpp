@@ -6,15 +6,15 @@
 // inside attached regions, GPU memory with the device's copies.
 #pragma once
 #include <deque>
+#include <map>
 #include <memory>
 #include <vector>
 
+#include "rma/messages.hpp"
 #include "rma/window.hpp"
 #include "runtime/activity.hpp"
 
 namespace weft::rma {
-
-struct RequestHeader;  // rma/messages.hpp
 
 class TargetServer final : public Activity {
  public:
@@ -45,10 +45,13 @@ class TargetServer final : public Activity {
   // Starts receiving every request that has arrived; returns how many.
   unsigned take_arrivals();
   void serve(const Arrival& a);
-  // Leaves a request outside the dynamic window's attached memory unapplied; one that expects
-  // an answer gets zeros.
-  void refuse(const Arrival& a, const RequestHeader& h, size_t bytes);
+  // Leaves a request outside the dynamic window's attached memory, [first, end), unapplied;
+  // one that expects an answer gets zeros. The origin learns of it from the SyncAnswer of its
+  // next flush or unlock.
+  void refuse(const Arrival& a, const RequestHeader& h, size_t bytes, uint64_t first, uint64_t end);
   void answer(int origin, std::unique_ptr<unsigned char[]> data, size_t bytes);
+  // Answers a flush or unlock of `origin` with its refusals since the last such answer.
+  void answer_sync(int origin);
 
   Window& w_;
   Target self_;         // this process's memory at its own addresses
@@ -56,6 +59,7 @@ class TargetServer final : public Activity {
   std::deque<Arrival> arrivals_;
   std::deque<LockWait> lock_waits_;
   std::vector<Reply> replies_;
+  std::map<int, SyncAnswer> refused_;  // by origin, since its last flush or unlock
   bool stopped_ = false;
 };
 

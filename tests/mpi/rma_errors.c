@@ -2,7 +2,8 @@
  * displacement beyond the window, access without an epoch, unlock without lock, a bad lock
  * type or assertion, attach to a non-dynamic window, a user operation in an accumulate, a
  * signature mismatch, freeing a window while locked, an invalid window handle, and a user
- * error handler on a window. */
+ * error handler on a window; by messages, requests outside a dynamic window's attached memory,
+ * reported by the origin's next synchronization. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,56 @@ int main(int argc, char** argv) {
   expect(MPI_Win_attach(dyn, v + 2, sizeof(int)), MPI_ERR_RMA_ATTACH, "MPI_Win_attach");
   CHECK_MPI(MPI_Win_detach(dyn, v));
   CHECK_MPI(MPI_Win_free(&dyn));
+
+  /* Requests by messages (every target but the caller on "another node") that reach outside
+   * the memory a target attached: the target leaves them unapplied and the origin's unlock,
+   * flush or fence says so (within a node, cross-memory attach reaches any mapped address). */
+  const char* path = getenv("WEFT_RMA_PATH");
+  if (size > 1 && path != NULL && strcmp(path, "auto") != 0) {
+    CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dyn));
+    CHECK_MPI(MPI_Win_set_errhandler(dyn, MPI_ERRORS_RETURN));
+    int* block = calloc(8, sizeof(int));
+    CHECK_MPI(MPI_Win_attach(dyn, block, 4 * sizeof(int))); /* the first half only */
+    MPI_Aint at = 0;
+    CHECK_MPI(MPI_Get_address(block, &at));
+    CHECK_MPI(MPI_Bcast(&at, 1, MPI_AINT, 0, MPI_COMM_WORLD));
+    const int one = 1;
+    if (rank == 1) {
+      /* A put past the attached half: reported by the unlock. */
+      CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, dyn));
+      CHECK_MPI(MPI_Put(&one, 1, MPI_INT, 0, at + 5 * (MPI_Aint)sizeof(int), 1, MPI_INT, dyn));
+      expect(MPI_Win_unlock(0, dyn), MPI_ERR_RMA_RANGE, "MPI_Win_unlock");
+      /* A get straddling the end, then one inside: the flush reports the first, once. */
+      int got[2] = {-1, -1};
+      CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, dyn));
+      CHECK_MPI(MPI_Get(got, 2, MPI_INT, 0, at + 3 * (MPI_Aint)sizeof(int), 2, MPI_INT, dyn));
+      CHECK_MPI(MPI_Put(&one, 1, MPI_INT, 0, at, 1, MPI_INT, dyn));
+      expect(MPI_Win_flush(0, dyn), MPI_ERR_RMA_RANGE, "MPI_Win_flush");
+      CHECK(got[0] == 0 && got[1] == 0);
+      CHECK_MPI(MPI_Win_flush(0, dyn));
+      CHECK_MPI(MPI_Win_unlock(0, dyn));
+    }
+    /* In a fence epoch, by the closing fence, on the origin only. */
+    CHECK_MPI(MPI_Win_fence(0, dyn));
+    if (rank == 1)
+      CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, 0, at - (MPI_Aint)sizeof(int), 1, MPI_INT, MPI_SUM,
+                               dyn));
+    const int fenced = MPI_Win_fence(0, dyn);
+    if (rank == 1)
+      expect(fenced, MPI_ERR_RMA_RANGE, "MPI_Win_fence");
+    else
+      CHECK_MPI(fenced);
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    /* Only the put inside the attached half was applied. */
+    if (rank == 0) {
+      check_context("rank 0's block after the refused requests");
+      CHECK(block[0] == 1);
+      for (int i = 1; i < 8; ++i) CHECK(block[i] == 0);
+    }
+    CHECK_MPI(MPI_Win_detach(dyn, block));
+    CHECK_MPI(MPI_Win_free(&dyn));
+    free(block);
+  }
 
   /* Handles and creation arguments. */
   MPI_Win bogus = 4242;
