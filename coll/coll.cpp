@@ -229,8 +229,7 @@ void CollOp::start() {
   }
   binding.send_on_device =
       binding.send == binding.recv ? binding.recv_on_device : gpu::on_device(binding.send);
-  static const size_t mirror_limit = size_t(setting_long("WEFT_GPU_MIRROR_LIMIT", 1 << 20));
-  binding.device_mirror_limit = mirror_limit;
+  binding.device_mirror_limit = device_mirror_limit();
   const Reduction* reduction = spec_.reduction.elem_size > 0 ? &spec_.reduction : nullptr;
   executor_.start(reduction, binding, &channel_);
   if (executor_.done()) finish();

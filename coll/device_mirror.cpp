@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpi.h"
+#include "runtime/config.hpp"
 
 namespace weft::coll {
 namespace {
@@ -25,6 +26,11 @@ struct Footprint {
 };
 
 }  // namespace
+
+size_t device_mirror_limit() {
+  static const size_t limit = size_t(setting_long("WEFT_GPU_MIRROR_LIMIT", 1 << 20));
+  return limit;
+}
 
 DeviceMirror::~DeviceMirror() {
   if (owner_ != nullptr) owner_->free_pinned(pinned_);

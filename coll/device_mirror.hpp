@@ -12,6 +12,9 @@
 
 namespace weft::coll {
 
+// The most device bytes a run mirrors (WEFT_GPU_MIRROR_LIMIT, 1 MiB by default), read once.
+size_t device_mirror_limit();
+
 class DeviceMirror {
  public:
   DeviceMirror() = default;

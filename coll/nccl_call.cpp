@@ -61,18 +61,20 @@ bool nccl_candidate(const CallSpec& spec, size_t* bytes, std::string* why) {
       return false;
     }
   }
-  switch (a.kind) {
-    case CollKind::kAllgather:
-      *bytes = a.blocks.empty() ? 0 : a.blocks.front().bytes * a.blocks.size();
-      break;
-    case CollKind::kAlltoall:
-      *bytes = a.recv_blocks.empty() ? 0 : a.recv_blocks.front().bytes * a.recv_blocks.size();
-      break;
-    default:  // the vector; reduce_scatter's is all blocks
-      *bytes = a.bytes;
-  }
+  *bytes = nccl_measure(a);
   if (*bytes == 0) *why = "no data";
   return *bytes > 0;
+}
+
+size_t nccl_measure(const CollArgs& a) {
+  switch (a.kind) {
+    case CollKind::kAllgather:
+      return a.blocks.empty() ? 0 : a.blocks.front().bytes * a.blocks.size();
+    case CollKind::kAlltoall:
+      return a.recv_blocks.empty() ? 0 : a.recv_blocks.front().bytes * a.recv_blocks.size();
+    default:  // the vector; reduce_scatter's is all blocks
+      return a.bytes;
+  }
 }
 
 bool nccl_form(const CallSpec& spec, NcclCall* out, std::string* why) {

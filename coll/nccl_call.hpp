@@ -16,9 +16,11 @@ bool nccl_runs(CollKind kind);
 
 // What every rank of a call agrees on: whether NCCL can run it at all. Zero bytes, v-variants,
 // intercommunicators, and reductions whose op or datatype NCCL lacks cannot; *why says which.
-// *bytes: the size of the user's buffer that the call is measured by against WEFT_NCCL_MIN_BYTES
-// (the vector; all blocks of allgather, reduce_scatter and alltoall), the same on every rank.
+// *bytes: the size of the user's buffer that the cost model measures the call by (the vector;
+// all blocks of allgather, reduce_scatter and alltoall), the same on every rank.
 bool nccl_candidate(const CallSpec& spec, size_t* bytes, std::string* why);
+// That measure of a call NCCL has (equal blocks).
+size_t nccl_measure(const CollArgs& args);
 
 // One rank's part of a call that nccl_candidate took, in NCCL's terms.
 struct NcclCall {

@@ -2,10 +2,10 @@
 // and the run on a stream of the communicator's own.
 #include "coll/nccl_path.hpp"
 
-
 #include <cstdio>
 #include <mutex>
 
+#include "coll/device_mirror.hpp"
 #include "coll/nccl_call.hpp"
 #include "gpu/cuda_driver.hpp"
 #include "gpu/memory.hpp"
@@ -14,13 +14,6 @@
 #include "runtime/world.hpp"
 
 namespace weft::coll {
-
-// Default of WEFT_NCCL_MIN_BYTES: at 256 KiB a host collective within a node already takes tens
-// of microseconds, so the 16-byte agreement the ranks make before any NCCL call (a few
-// microseconds) costs such calls at most about a tenth, less beyond; below it, device buffers
-// go through Weft's own staged schedules.
-constexpr long kDefaultMinBytes = 256 * 1024;
-
 namespace {
 
 // What the NCCL path needs of the CUDA driver: the context and a stream per communicator.
@@ -172,11 +165,6 @@ Status NcclComm::run(NcclCall call, int size) {
   return s;
 }
 
-size_t nccl_min_bytes() {
-  static const long bytes = setting_long("WEFT_NCCL_MIN_BYTES", kDefaultMinBytes);
-  return bytes < 0 ? 0 : size_t(bytes);
-}
-
 bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
   // The agreement and the set-up run collectives of their own, on host memory.
   static thread_local bool inside = false;
@@ -184,11 +172,15 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
   if (inside || gpu::usable_device_memory() == nullptr) return false;
   const NcclComm* known = comm.nccl.held.get();
   if (known != nullptr && !known->usable()) return false;
-  const bool forced = world().selector.nccl_forced(spec.args.kind);
+  const Selector& selector = world().selector;
+  const bool forced = selector.nccl_forced(spec.args.kind);
   size_t bytes = 0;
   std::string why;
-  if (!nccl_candidate(spec, &bytes, &why) || !nccl_wanted(forced, bytes, nccl_min_bytes()))
-    return false;
+  if (!nccl_candidate(spec, &bytes, &why)) return false;
+  const DevicePrediction p = predict_device_call(selector, spec.args, bytes, device_mirror_limit());
+  const bool schedule_forced =
+      p.schedule != nullptr && p.schedule == selector.forced(spec.args.kind);
+  if (!nccl_wanted(forced, schedule_forced, p)) return false;
   inside = true;
   struct Leave {
     ~Leave() { inside = false; }

@@ -1,24 +1,22 @@
 // NCCL as one more way to run blocking collectives on device buffers: an NCCL communicator per
 // MPI communicator (built at its first NCCL call from a unique id Weft broadcasts, destroyed
-// with it), the choice of NCCL for a call, and the fallback to Weft's schedules where NCCL
-// cannot be used. The choice is a setting (WEFT_NCCL_MIN_BYTES, WEFT_<COLL>_ALGORITHM=nccl),
-// not a prediction of the α-β-γ model.
+// with it), the choice of NCCL for a call (the α-β-γ model, coll/nccl_model.hpp, or
+// WEFT_<COLL>_ALGORITHM=nccl), and the fallback to Weft's schedules where NCCL cannot be used.
 #pragma once
 #include <cstddef>
 #include <string>
 
 #include "coll/coll.hpp"
+#include "coll/nccl_model.hpp"
 
 namespace weft::coll {
 
 // Whether a call NCCL can take goes to it when its buffers are on the device: always when
-// forced, else when its buffer (nccl_candidate's measure) holds at least `min_bytes`.
-inline bool nccl_wanted(bool forced, size_t bytes, size_t min_bytes) {
-  return forced || bytes >= min_bytes;
+// NCCL is forced; never when WEFT_<COLL>_ALGORITHM forces a schedule of Weft's that takes the
+// call (`schedule_forced`); else when the model predicts NCCL faster.
+inline bool nccl_wanted(bool nccl_forced, bool schedule_forced, const DevicePrediction& p) {
+  return nccl_forced || (!schedule_forced && p.nccl < p.weft);
 }
-
-// WEFT_NCCL_MIN_BYTES, read once.
-size_t nccl_min_bytes();
 
 // Runs a blocking collective through NCCL when it is wanted, NCCL is usable on `comm` and every
 // rank's buffers are on the device; *status is then its outcome and the answer true. False

@@ -53,6 +53,14 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
       model->alpha_region_us = v;
     } else if (key == "beta_region_ns_per_byte") {
       model->beta_region_ns_per_byte = v;
+    } else if (key == "alpha_device_us") {
+      model->alpha_device_us = v;
+    } else if (key == "beta_device_ns_per_byte") {
+      model->beta_device_ns_per_byte = v;
+    } else if (key == "alpha_nccl_us") {
+      model->alpha_nccl_us = v;
+    } else if (key == "beta_nccl_ns_per_byte") {
+      model->beta_nccl_ns_per_byte = v;
     } else if (key == "segment_bytes") {
       if (v < 1 || v > kMaxSegment || v != std::floor(v)) {
         return bad(origin, number, "segment_bytes must be a whole number from 1 to 2^40");
@@ -63,7 +71,9 @@ Status parse_tuning(const std::string& text, const std::string& origin, CostMode
                  "unknown name '" + key +
                      "' (expected alpha_us, alpha_oversubscribed_us, beta_ns_per_byte, "
                      "alpha_inter_us, beta_inter_ns_per_byte, gamma_ns_per_byte, "
-                     "alpha_region_us, beta_region_ns_per_byte, segment_bytes)");
+                     "alpha_region_us, beta_region_ns_per_byte, segment_bytes, "
+                     "alpha_device_us, beta_device_ns_per_byte, alpha_nccl_us, "
+                     "beta_nccl_ns_per_byte)");
     }
   }
   return Status::success();
@@ -78,15 +88,17 @@ Status load_tuning(const std::string& path, CostModel* model) {
 }
 
 std::string format_tuning(const CostModel& m) {
-  char text[440];
+  char text[640];
   std::snprintf(text, sizeof text,
                 "alpha_us %.4g\nalpha_oversubscribed_us %.4g\nbeta_ns_per_byte %.4g\n"
                 "alpha_inter_us %.4g\nbeta_inter_ns_per_byte %.4g\n"
                 "gamma_ns_per_byte %.4g\nalpha_region_us %.4g\nbeta_region_ns_per_byte %.4g\n"
-                "segment_bytes %zu\n",
+                "segment_bytes %zu\nalpha_device_us %.4g\nbeta_device_ns_per_byte %.4g\n"
+                "alpha_nccl_us %.4g\nbeta_nccl_ns_per_byte %.4g\n",
                 m.alpha_us, m.alpha_oversubscribed_us, m.beta_ns_per_byte, m.alpha_inter_us,
                 m.beta_inter_ns_per_byte, m.gamma_ns_per_byte, m.alpha_region_us,
-                m.beta_region_ns_per_byte, m.segment_bytes);
+                m.beta_region_ns_per_byte, m.segment_bytes, m.alpha_device_us,
+                m.beta_device_ns_per_byte, m.alpha_nccl_us, m.beta_nccl_ns_per_byte);
   return text;
 }
 

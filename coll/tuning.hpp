@@ -10,6 +10,12 @@
 //                                seen by the ranks that fetch it), microseconds
 //   beta_region_ns_per_byte 0.03 time per byte copied into or out of a node region, nanoseconds
 //   segment_bytes 131072         pipelining unit of segmented algorithms
+//   alpha_device_us 10           a copy between GPU and host memory, started and waited for,
+//                                microseconds
+//   beta_device_ns_per_byte 0.04 time per byte of such a copy, nanoseconds
+//   alpha_nccl_us 7              an NCCL collective started on a stream and waited for,
+//                                microseconds
+//   beta_nccl_ns_per_byte 0.01   time per byte NCCL moves between GPUs of one node, nanoseconds
 #pragma once
 #include <string>
 
@@ -32,6 +38,16 @@ struct CostModel {
   // node, without a message's protocol (memcpy runs at 20-50 GB/s on current x86 servers).
   double beta_region_ns_per_byte = 0.03;
   size_t segment_bytes = 128 * 1024;
+  // GPU memory (coll/nccl_model.hpp). A copy to or from the device: one rank's device
+  // allreduce of 8 B, two such copies around a host run, took 24 us on the H100 machine
+  // (2026-11-24); PCIe 4.0 x16 moves about 25 GB/s. weft_tune measures both where CUDA runs.
+  double alpha_device_us = 10.0;
+  double beta_device_ns_per_byte = 0.04;
+  // NCCL: about 7 us per call at any size up to 1 MiB at 1 rank on that machine (NCCL 2.28.3);
+  // between GPUs, NVLink-class links of about 100 GB/s (not measured: NCCL refuses ranks that
+  // share a GPU, and no machine with several GPUs was lent). Other nodes: the *_inter values.
+  double alpha_nccl_us = 7.0;
+  double beta_nccl_ns_per_byte = 0.01;
 };
 
 // Reads a tuning file into `model` (keys not in the file keep their values). Fails with

@@ -45,18 +45,12 @@ const std::vector<Setting>& settings() {
        "NCCL for collectives on device buffers, loaded at run time: auto looks for "
        "libnccl.so.2 on the loader's path, then in the CUDA toolkit's lib64 ($CUDA_HOME, "
        "$CUDA_PATH, /usr/local/cuda); a path loads that file; none: never use NCCL."},
-      {"WEFT_NCCL_MIN_BYTES", "262144",
-       "Blocking bcast, reduce, allreduce, allgather, reduce_scatter_block and alltoall calls "
-       "whose buffers are all in device memory go to NCCL (when it loads and accepts the "
-       "communicator) from this many bytes of the user's buffer (the vector; all blocks of "
-       "allgather, reduce_scatter and alltoall). A setting, not a cost-model prediction; "
-       "WEFT_<COLL>_ALGORITHM=nccl sends every size.",
-       true, true},
       {"WEFT_GPU_MIRROR_LIMIT", "1048576",
        "Collectives on CUDA device buffers whose device data is at most this many bytes copy it "
        "to host memory whole, run on the host and copy the result back (three GPU copies in "
        "all); larger ones keep their scratch on the GPU, reduce there, and copy each message "
-       "through pinned host memory.", true, true},
+       "through pinned host memory.",
+       true, true},
       {"WEFT_GPU_IPC", "1",
        "1: a message in CUDA device memory larger than WEFT_SHM_EAGER_LIMIT goes to a rank of "
        "the node as it is: the receiver maps the sender's allocation (CUDA IPC, kept mapped) and "
@@ -181,7 +175,8 @@ const std::vector<Setting>& settings() {
        "(WEFT_PROFILE_HTML); trace: every rank's MPI calls as one Chrome/Perfetto trace file "
        "(WEFT_PROFILE_TRACE); summary,trace: both; off: neither. weftrun (also --profile[=KIND]) "
        "then loads the profiler, libweft_profile.so, into the ranks; under another launcher "
-       "LD_PRELOAD it (man weft, PROFILING). Read by weftrun and the profiler, outside the library.",
+       "LD_PRELOAD it (man weft, PROFILING). Read by weftrun and the profiler, outside the "
+       "library.",
        true, false, true},
       {"WEFT_PROFILE_HTML", "auto",
        "Where the profiler writes its HTML page. auto: weft-profile.JOB.html in rank 0's working "

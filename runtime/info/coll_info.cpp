@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "coll/configure.hpp"
+#include "coll/device_mirror.hpp"
 #include "coll/nccl_call.hpp"
 #include "coll/nccl_path.hpp"
 #include "coll/registry.hpp"
@@ -127,7 +128,7 @@ std::string seconds_text(double s) {
   return text;
 }
 
-// nccl: blocking calls on device buffers, by a setting rather than the model.
+// nccl: blocking calls on device buffers, chosen by the model or forced.
 void print_nccl() {
   std::string library;
   const bool loads = coll::describe_nccl(&library);
@@ -142,9 +143,9 @@ void print_nccl() {
     std::printf("available, %s\n", library.c_str());
   }
   std::printf(
-      "  used from %zu bytes (WEFT_NCCL_MIN_BYTES, a setting, not the model) or when forced,\n"
-      "  where every rank's buffers are on the device and NCCL accepts the communicator\n",
-      coll::nccl_min_bytes());
+      "  used where every rank's buffers are on the device, NCCL accepts the communicator and\n"
+      "  the model predicts it faster than Weft's schedules there (weft_info --coll NAME shows\n"
+      "  both), or when forced\n");
 }
 
 int list_collectives() {
@@ -225,6 +226,31 @@ void print_model(const Query& q, const std::string& path, const coll::CostModel&
         "--oversubscribed for alpha %g us)\n",
         per_node, cores, file_model.alpha_oversubscribed_us);
   }
+}
+
+// On device buffers: NCCL's prediction beside the chosen schedule's with its copies between
+// device and host memory (coll/nccl_model.hpp), and which runs.
+void print_device_choice(const coll::Selector& selector, const coll::CollArgs& args) {
+  const size_t bytes = coll::nccl_measure(args);
+  if (!coll::nccl_runs(args.kind) || bytes == 0) return;
+  const coll::DevicePrediction p =
+      coll::predict_device_call(selector, args, bytes, coll::device_mirror_limit());
+  if (p.schedule == nullptr) return;
+  const coll::CostModel& m = selector.model();
+  const bool forced_schedule = p.schedule == selector.forced(args.kind);
+  const bool nccl = coll::nccl_wanted(selector.nccl_forced(args.kind), forced_schedule, p);
+  const int width = std::max(4, int(std::strlen(p.schedule->name)));
+  std::printf(
+      "\non device buffers (where NCCL loads and accepts the communicator):\n"
+      "   %-*s  %10s  (a call %g us, %g ns/B between GPUs)\n"
+      "   %-*s  %10s  (with copies between device and host: %g us, %g ns/B each)\n"
+      "chosen there: %s%s\n",
+      width, "nccl", seconds_text(p.nccl).c_str(), m.alpha_nccl_us, m.beta_nccl_ns_per_byte, width,
+      p.schedule->name, seconds_text(p.weft).c_str(), m.alpha_device_us, m.beta_device_ns_per_byte,
+      nccl ? "nccl" : p.schedule->name,
+      selector.nccl_forced(args.kind) ? " (forced)"
+      : forced_schedule               ? " (forced)"
+                                      : ", the cheaper predicted");
 }
 
 int explain(const Query& q) {
@@ -310,14 +336,16 @@ int explain(const Query& q) {
     std::printf("chosen: %s, forced by %s=%s", chosen->name, setting.c_str(), forced->name);
     if (by_model != chosen) std::printf(" (the model alone would choose %s)", by_model->name);
     std::printf("\n");
-    return 0;
+  } else {
+    if (forced != nullptr) {
+      std::printf("%s=%s is set, but %s cannot take this call (%s), so the model chooses.\n",
+                  setting.c_str(), forced->name, forced->name,
+                  coll::rejection_reason(*forced, args).c_str());
+    }
+    std::printf("chosen: %s, the cheapest predicted of those that can take the call\n",
+                chosen->name);
   }
-  if (forced != nullptr) {
-    std::printf("%s=%s is set, but %s cannot take this call (%s), so the model chooses.\n",
-                setting.c_str(), forced->name, forced->name,
-                coll::rejection_reason(*forced, args).c_str());
-  }
-  std::printf("chosen: %s, the cheapest predicted of those that can take the call\n", chosen->name);
+  print_device_choice(selector, args);
   return 0;
 }
 

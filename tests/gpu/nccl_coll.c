@@ -1,6 +1,6 @@
 /* The collectives of the NCCL path (coll/nccl_path.hpp) on cudaMalloc'd buffers: bcast, reduce,
  * allreduce, allgather, reduce_scatter_block and alltoall, in place and not, on a short vector
- * and one above WEFT_NCCL_MIN_BYTES's default, each result copied back and compared with one
+ * and a long one (1 MiB), each result copied back and compared with one
  * computed on the host. At one rank NCCL runs them; at two ranks on one GPU NCCL refuses the
  * communicator ("Duplicate GPU detected") and Weft's own schedules must give the same answers.
  * Exits 77 (skipped) where CUDA sees no device. NCCL_DEBUG=INFO shows whether NCCL ran. */

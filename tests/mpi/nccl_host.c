@@ -2,8 +2,8 @@
  * runs as exactly one call of one of Weft's own algorithms (the MPI_T counters of calls per
  * algorithm), so host buffers never reach NCCL. Where CUDA is in use the ranks first agree on
  * whether their buffers are all on the device, by one small allreduce of Weft's own (counted
- * with the allreduces); where it is not, nothing extra is exchanged. Sizes above
- * WEFT_NCCL_MIN_BYTES's default, in place and not. */
+ * with the allreduces); where it is not, nothing extra is exchanged. Large sizes, in place and
+ * not. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>

@@ -129,7 +129,8 @@ TEST_CASE("tuning: an unknown key names the file, the line, the key and the know
   CHECK_THAT(s.message, Catch::Contains("latency_us"));
   for (const char* key :
        {"alpha_us", "alpha_oversubscribed_us", "beta_ns_per_byte", "alpha_inter_us",
-        "beta_inter_ns_per_byte", "gamma_ns_per_byte", "segment_bytes"}) {
+        "beta_inter_ns_per_byte", "gamma_ns_per_byte", "segment_bytes", "alpha_device_us",
+        "beta_device_ns_per_byte", "alpha_nccl_us", "beta_nccl_ns_per_byte"}) {
     CHECK_THAT(s.message, Catch::Contains(key));
   }
 }
@@ -179,6 +180,10 @@ TEST_CASE("tuning: format_tuning and parse_tuning round-trip") {
   out.beta_inter_ns_per_byte = 0.3141;
   out.gamma_ns_per_byte = 0.02427;
   out.segment_bytes = 524288;
+  out.alpha_device_us = 23.5;
+  out.beta_device_ns_per_byte = 0.0391;
+  out.alpha_nccl_us = 6.25;
+  out.beta_nccl_ns_per_byte = 0.00512;
   for (const CostModel& m : {CostModel{}, out}) {
     CostModel in;
     in.alpha_us = in.beta_ns_per_byte = 99;
@@ -190,6 +195,10 @@ TEST_CASE("tuning: format_tuning and parse_tuning round-trip") {
     CHECK(in.beta_inter_ns_per_byte == Approx(m.beta_inter_ns_per_byte));
     CHECK(in.gamma_ns_per_byte == Approx(m.gamma_ns_per_byte));
     CHECK(in.segment_bytes == m.segment_bytes);
+    CHECK(in.alpha_device_us == Approx(m.alpha_device_us));
+    CHECK(in.beta_device_ns_per_byte == Approx(m.beta_device_ns_per_byte));
+    CHECK(in.alpha_nccl_us == Approx(m.alpha_nccl_us));
+    CHECK(in.beta_nccl_ns_per_byte == Approx(m.beta_nccl_ns_per_byte));
   }
 }
 
