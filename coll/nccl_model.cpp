@@ -6,6 +6,11 @@
 
 namespace weft::coll {
 
+double agreement_seconds(int size, const CostModel& m, bool spans_nodes) {
+  const double alpha = (spans_nodes ? m.alpha_inter_us : m.alpha_us) * 1e-6;
+  return size > 1 ? std::ceil(std::log2(double(size))) * alpha : 0;
+}
+
 double nccl_seconds(CollKind kind, int size, size_t bytes, const CostModel& m, bool spans_nodes) {
   const double p = size, n = double(bytes);
   double steps = p - 1, moved = p > 1 ? n * (p - 1) / p : 0;
@@ -19,8 +24,8 @@ double nccl_seconds(CollKind kind, int size, size_t bytes, const CostModel& m, b
   const double beta = (spans_nodes ? std::max(m.beta_nccl_ns_per_byte, m.beta_inter_ns_per_byte)
                                    : m.beta_nccl_ns_per_byte) *
                       1e-9;
-  const double agreement = size > 1 ? std::ceil(std::log2(p)) * alpha : 0;
-  return m.alpha_nccl_us * 1e-6 + agreement + steps * alpha + moved * beta;
+  return m.alpha_nccl_us * 1e-6 + agreement_seconds(size, m, spans_nodes) + steps * alpha +
+         moved * beta;
 }
 
 double weft_device_seconds(double host_seconds, const Cost& cost, size_t device_bytes,
@@ -38,8 +43,9 @@ DevicePrediction predict_device_call(const Selector& selector, const CollArgs& a
   out.schedule = selector.choose(args);
   if (out.schedule == nullptr) return out;
   const Cost cost = out.schedule->cost(args);
-  out.weft = weft_device_seconds(predict_seconds(cost, selector.model(), far), cost, 2 * bytes,
-                                 mirror_limit, selector.model());
+  out.host = predict_seconds(cost, selector.model(), far);
+  out.agreement = agreement_seconds(args.size, selector.model(), far);
+  out.weft = weft_device_seconds(out.host, cost, 2 * bytes, mirror_limit, selector.model());
   return out;
 }
 

@@ -10,14 +10,18 @@
 
 namespace weft::coll {
 
+// The ranks' agreement before a call may go to NCCL (a 16-byte allreduce of Weft's: log2(p)
+// rounds of a link's α). Every such call pays it, also where some rank's buffers turn out to be
+// host memory and Weft's schedule runs after all.
+double agreement_seconds(int size, const CostModel& model, bool spans_nodes);
+
 // Predicted seconds of `kind` through NCCL on `size` ranks, `bytes` being the call's measure
 // (coll/nccl_call.hpp nccl_candidate: the vector, or all blocks). NCCL's rings (Patarasuk and
 // Yuan, "Bandwidth optimal all-reduce algorithms for clusters of workstations", JPDC 2009):
 // allreduce 2(p-1) steps moving 2(p-1)/p of the bytes, allgather, reduce_scatter and alltoall
 // p-1 steps moving (p-1)/p, bcast and reduce p-1 steps of pipeline fill moving all of them.
-// Each step costs a link's α; a call costs alpha_nccl_us more, and the ranks' agreement before
-// it (a 16-byte allreduce of Weft's, log2(p) rounds). Across nodes the links are the other-node
-// α and β.
+// Each step costs a link's α; a call costs alpha_nccl_us more, and the agreement. Across nodes
+// the links are the other-node α and β.
 double nccl_seconds(CollKind kind, int size, size_t bytes, const CostModel& model,
                     bool spans_nodes);
 
@@ -28,11 +32,22 @@ double nccl_seconds(CollKind kind, int size, size_t bytes, const CostModel& mode
 double weft_device_seconds(double host_seconds, const Cost& cost, size_t device_bytes,
                            size_t mirror_limit, const CostModel& model);
 
-// A device call's two predictions: NCCL's, and that of the schedule the selector would run.
+// The most of a call's time on host buffers the agreement may add: the ranks cannot know before
+// it whether every buffer is on the device, and host-buffer calls in processes that use CUDA
+// must not get much slower for NCCL's sake.
+inline constexpr double kAgreementShare = 0.1;
+
+// A device call's predictions: NCCL's, that of the schedule the selector would run on device
+// buffers and on host buffers, and the agreement's.
 struct DevicePrediction {
   double nccl = 0;
   double weft = 0;
   const Algorithm* schedule = nullptr;
+  double host = 0;
+  double agreement = 0;
+  // Whether NCCL is worth asking about: its agreement costs at most kAgreementShare of the call
+  // on host buffers.
+  bool worth_agreeing() const { return agreement <= kAgreementShare * host; }
 };
 // For a call NCCL can take whose measure is `bytes`; its send and receive sides are taken to
 // be on the device, `bytes` each.

@@ -13,9 +13,10 @@ namespace weft::coll {
 
 // Whether a call NCCL can take goes to it when its buffers are on the device: always when
 // NCCL is forced; never when WEFT_<COLL>_ALGORITHM forces a schedule of Weft's that takes the
-// call (`schedule_forced`); else when the model predicts NCCL faster.
+// call (`schedule_forced`); else when the model predicts NCCL faster and the agreement is worth
+// its cost (DevicePrediction::worth_agreeing).
 inline bool nccl_wanted(bool nccl_forced, bool schedule_forced, const DevicePrediction& p) {
-  return nccl_forced || (!schedule_forced && p.nccl < p.weft);
+  return nccl_forced || (!schedule_forced && p.worth_agreeing() && p.nccl < p.weft);
 }
 
 // Runs a blocking collective through NCCL when it is wanted, NCCL is usable on `comm` and every

@@ -244,13 +244,16 @@ void print_device_choice(const coll::Selector& selector, const coll::CollArgs& a
       "\non device buffers (where NCCL loads and accepts the communicator):\n"
       "   %-*s  %10s  (a call %g us, %g ns/B between GPUs)\n"
       "   %-*s  %10s  (with copies between device and host: %g us, %g ns/B each)\n"
+      "   (the agreement before a call may go to NCCL, %s, %s a tenth of the call on host\n"
+      "   buffers, %s)\n"
       "chosen there: %s%s\n",
       width, "nccl", seconds_text(p.nccl).c_str(), m.alpha_nccl_us, m.beta_nccl_ns_per_byte, width,
       p.schedule->name, seconds_text(p.weft).c_str(), m.alpha_device_us, m.beta_device_ns_per_byte,
-      nccl ? "nccl" : p.schedule->name,
-      selector.nccl_forced(args.kind) ? " (forced)"
-      : forced_schedule               ? " (forced)"
-                                      : ", the cheaper predicted");
+      seconds_text(p.agreement).c_str(), p.worth_agreeing() ? "is at most" : "would be over",
+      seconds_text(p.host).c_str(), nccl ? "nccl" : p.schedule->name,
+      selector.nccl_forced(args.kind) || forced_schedule ? " (forced)"
+      : !p.worth_agreeing()                              ? ", as NCCL is not asked about"
+                                                         : ", the cheaper predicted");
 }
 
 int explain(const Query& q) {

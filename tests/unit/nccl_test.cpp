@@ -208,6 +208,12 @@ TEST_CASE("nccl choice: forced NCCL always, a forced schedule never, else the ch
   CHECK_FALSE(nccl_wanted(false, false, weft_cheaper));
   CHECK(nccl_wanted(true, false, weft_cheaper));
   CHECK_FALSE(nccl_wanted(false, true, nccl_cheaper));
+  // An agreement of more than a tenth of the call on host buffers: not asked, unless forced.
+  const DevicePrediction dear_agreement{1e-5, 2e-5, nullptr, 1e-5, 2e-6};
+  CHECK_FALSE(dear_agreement.worth_agreeing());
+  CHECK_FALSE(nccl_wanted(false, false, dear_agreement));
+  CHECK(nccl_wanted(true, false, dear_agreement));
+  CHECK(DevicePrediction{1e-5, 2e-5, nullptr, 1e-5, 1e-6}.worth_agreeing());
 }
 
 TEST_CASE("nccl model: NCCL's rings priced step by step, the agreement included") {
@@ -253,11 +259,18 @@ TEST_CASE("nccl model: the choice follows the parameters and the size of the cal
   call.kind = CollKind::kAllreduce;
   call.size = 4;
   Selector s;
-  // Defaults: NCCL's one call costs less than the two copies around even a tiny host run.
+  // Defaults: NCCL's one call costs less than the two copies around even a tiny host run, but
+  // the agreement would double a tiny call on host buffers, so it is not asked for.
   call.bytes = 8;
   DevicePrediction p = predict_device_call(s, regular_args(call), call.bytes, 1 << 20);
   REQUIRE(p.schedule == s.choose(regular_args(call)));
   CHECK(p.nccl < p.weft);
+  CHECK(p.agreement == Approx(2 * s.model().alpha_us * 1e-6));
+  CHECK_FALSE(nccl_wanted(false, false, p));
+  call.bytes = 1 << 20;  // a call of hundreds of microseconds: NCCL
+  p = predict_device_call(s, regular_args(call), call.bytes, 1 << 20);
+  CHECK(nccl_wanted(false, false, p));
+  call.bytes = 8;
   // Cheap copies and an NCCL call of a millisecond: small calls stay with Weft, large ones go to
   // NCCL, whose links are faster than host memory and the copies.
   CostModel m = s.model();
