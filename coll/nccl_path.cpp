@@ -11,6 +11,7 @@
 #include "gpu/memory.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/config.hpp"
+#include "runtime/tools/counters.hpp"
 #include "runtime/world.hpp"
 
 namespace weft::coll {
@@ -218,6 +219,7 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
   }
   if (state == nullptr || !fits) return false;
   *status = comm.nccl.held->run(call, comm.size);
+  tools::g_counters.coll_nccl_calls.add(1);
   return true;
 }
 

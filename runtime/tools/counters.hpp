@@ -67,6 +67,8 @@ struct Counters {
   Counter coll_reference_bytes_read, coll_reference_bytes_written;
   // Blocking collectives that ran on their short path (coll/region_short.hpp).
   Counter coll_short_calls;
+  // Blocking collectives that ran through NCCL (coll/nccl_path.hpp).
+  Counter coll_nccl_calls;
   // Blocking sends written straight into the transport (pt2pt/short_paths.hpp).
   Counter p2p_short_sends;
   // Blocking receives that waited on a completion of their own (pt2pt/short_paths.hpp).

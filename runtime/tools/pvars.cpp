@@ -137,6 +137,10 @@ std::vector<Pvar> build_table() {
        "reduce_scatter_block) that ran on the short path through the communicator's node "
        "region, without a schedule.",
        MPI_T_PVAR_CLASS_COUNTER, true, 1, &c.coll_short_calls},
+      {"coll_nccl_calls",
+       "Blocking collectives on device buffers that ran through NCCL (WEFT_NCCL_LIBRARY) rather "
+       "than one of Weft's algorithms.",
+       MPI_T_PVAR_CLASS_COUNTER, true, 1, &c.coll_nccl_calls},
       {"p2p_short_sends",
        "Standard and ready sends written straight into the transport (a plain message to a rank "
        "of this node, with room in the ring and nothing queued before it): blocking ones "
