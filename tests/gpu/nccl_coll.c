@@ -3,7 +3,8 @@
  * and a long one (1 MiB), each result copied back and compared with one
  * computed on the host. At one rank NCCL runs them; at two ranks on one GPU NCCL refuses the
  * communicator ("Duplicate GPU detected") and Weft's own schedules must give the same answers.
- * Exits 77 (skipped) where CUDA sees no device. NCCL_DEBUG=INFO shows whether NCCL ran. */
+ * Exits 77 (skipped) where CUDA sees no device. It says how many calls ran through NCCL, and
+ * checks that count against WEFT_TEST_NCCL_CALLS (all, some or none) where set. */
 #include <cuda_runtime_api.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -15,6 +16,26 @@
 #define CHECK_CUDA(call) CHECK((call) == cudaSuccess)
 
 static int rank, size;
+static int calls; /* collective calls made */
+
+/* MPI_T's coll_nccl_calls: how many blocking collectives ran through NCCL since open_counter. */
+static MPI_T_pvar_session session;
+static MPI_T_pvar_handle counter;
+static void open_counter(void) {
+  int provided = 0, index = -1, count = 0;
+  CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS);
+  CHECK(MPI_T_pvar_session_create(&session) == MPI_SUCCESS);
+  CHECK(MPI_T_pvar_get_index("coll_nccl_calls", MPI_T_PVAR_CLASS_COUNTER, &index) == MPI_SUCCESS);
+  CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &counter, &count) == MPI_SUCCESS);
+}
+static unsigned long long nccl_calls(void) {
+  unsigned long long n = 0;
+  CHECK(MPI_T_pvar_read(session, counter, &n) == MPI_SUCCESS);
+  MPI_T_pvar_handle_free(session, &counter);
+  MPI_T_pvar_session_free(&session);
+  MPI_T_finalize();
+  return n;
+}
 
 /* A device copy of `bytes` of `host` (uninitialised device memory for a null `host`). */
 static void* to_device(const void* host, size_t bytes) {
@@ -43,6 +64,7 @@ static void check_allreduce(int n, int in_place) {
       MPI_Allreduce(in_place ? MPI_IN_PLACE : df, out_f, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD));
   CHECK_MPI(
       MPI_Allreduce(in_place ? MPI_IN_PLACE : dk, out_k, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+  calls += 2;
   from_device(f, out_f, sizeof(float) * (size_t)n);
   from_device(k, out_k, sizeof(int) * (size_t)n);
   for (int i = 0; i < n; ++i) {
@@ -63,12 +85,14 @@ static void check_bcast_reduce(int n) {
   for (int i = 0; i < n; ++i) h[i] = rank == root ? (double)value(root, i) : -99.0;
   double* d = to_device(h, sizeof(double) * (size_t)n);
   CHECK_MPI(MPI_Bcast(d, n, MPI_DOUBLE, root, MPI_COMM_WORLD));
+  ++calls;
   from_device(h, d, sizeof(double) * (size_t)n);
   for (int i = 0; i < n; ++i) CHECK(h[i] == (double)value(root, i));
   for (int i = 0; i < n; ++i) h[i] = (double)value(rank, i);
   CHECK_CUDA(cudaMemcpy(d, h, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice));
   double* out = rank == root ? to_device(NULL, sizeof(double) * (size_t)n) : NULL;
   CHECK_MPI(MPI_Reduce(d, out, n, MPI_DOUBLE, MPI_MIN, root, MPI_COMM_WORLD));
+  ++calls;
   if (rank == root) {
     from_device(h, out, sizeof(double) * (size_t)n);
     for (int i = 0; i < n; ++i) {
@@ -95,6 +119,7 @@ static void check_blocks(int b, int in_place) {
   int* d = to_device(h, sizeof(int) * all);
   int* dm = to_device(mine, sizeof(int) * (size_t)b);
   CHECK_MPI(MPI_Allgather(in_place ? MPI_IN_PLACE : dm, b, MPI_INT, d, b, MPI_INT, MPI_COMM_WORLD));
+  ++calls;
   from_device(h, d, sizeof(int) * all);
   for (int r = 0; r < size; ++r)
     for (int i = 0; i < b; ++i) CHECK(h[(size_t)r * (size_t)b + (size_t)i] == value(r, i));
@@ -104,6 +129,7 @@ static void check_blocks(int b, int in_place) {
   CHECK_CUDA(cudaMemcpy(d, h, sizeof(int) * all, cudaMemcpyHostToDevice));
   CHECK_MPI(MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : d, in_place ? d : dm, b, MPI_INT,
                                      MPI_SUM, MPI_COMM_WORLD));
+  ++calls;
   from_device(mine, in_place ? d : dm, sizeof(int) * (size_t)b);
   for (int i = 0; i < b; ++i) {
     int sum = 0;
@@ -117,6 +143,7 @@ static void check_blocks(int b, int in_place) {
   CHECK_CUDA(cudaMemcpy(d, h, sizeof(int) * all, cudaMemcpyHostToDevice));
   int* out = in_place ? d : to_device(NULL, sizeof(int) * all);
   CHECK_MPI(MPI_Alltoall(in_place ? MPI_IN_PLACE : d, b, MPI_INT, out, b, MPI_INT, MPI_COMM_WORLD));
+  ++calls;
   from_device(h, out, sizeof(int) * all);
   for (int p = 0; p < size; ++p)
     for (int i = 0; i < b; ++i)
@@ -141,6 +168,7 @@ int main(int argc, char** argv) {
     return 77;
   }
   CHECK_CUDA(cudaSetDevice(rank % devices));
+  open_counter();
   const int sizes[] = {1000, 1 << 18}; /* 4 KB and 1 MiB of 4-byte elements */
   for (int s = 0; s < 2; ++s) {
     for (int in_place = 0; in_place < 2; ++in_place) {
@@ -149,8 +177,19 @@ int main(int argc, char** argv) {
     }
     check_bcast_reduce(sizes[s]);
   }
+  /* WEFT_TEST_NCCL_CALLS (the fake NCCL's runs): every call, some of them, or none went to NCCL. */
+  const char* expect = getenv("WEFT_TEST_NCCL_CALLS");
+  const unsigned long long through_nccl = nccl_calls();
+  check_context("%llu of %d calls through NCCL, expecting %s", through_nccl, calls,
+                expect ? expect : "any number");
+  if (expect && strcmp(expect, "all") == 0) CHECK(through_nccl == (unsigned long long)calls);
+  if (expect && strcmp(expect, "some") == 0)
+    CHECK(through_nccl > 0 && through_nccl < (unsigned long long)calls);
+  if (expect && strcmp(expect, "none") == 0) CHECK(through_nccl == 0);
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) printf("gpu_nccl_coll: ok on %d rank(s), %d device(s)\n", size, devices);
+  if (rank == 0)
+    printf("gpu_nccl_coll: ok on %d rank(s), %d device(s), %llu of %d calls through NCCL\n", size,
+           devices, through_nccl, calls);
   MPI_Finalize();
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "fake_driver.hpp"
+#include "memory_table.hpp"
 #include "streams.hpp"
 
 namespace fake_cuda {
@@ -174,6 +175,21 @@ FAKE_CUDA_API CuResult cuLaunchHostFunc(CuStream stream, void (*fn)(void*), void
     return kSuccess;
   });
   return kSuccess;
+}
+
+// Not the driver's: what the fake NCCL (tests/gpu/fake_nccl) needs to run its collectives as
+// kernels would. fn(data) runs on the stream's thread in the stream's order, holding only that
+// stream while it waits for other processes (not serialised with host functions); a result other
+// than 0 is the stream's failure. Device memory is read and written at host_view's addresses.
+FAKE_CUDA_API CuResult weft_fake_cuda_launch(CuStream stream, int (*fn)(void*), void* data) {
+  if (const CuResult e = require_context(); e != kSuccess) return e;
+  if (fn == nullptr) return kErrorInvalidValue;
+  if (!known_stream(stream)) return kErrorInvalidHandle;
+  enqueue(stream, [fn, data] { return CuResult(fn(data)); });
+  return kSuccess;
+}
+FAKE_CUDA_API void* weft_fake_cuda_host_view(CuDevicePtr address, size_t bytes) {
+  return memory().host_view(address, bytes);
 }
 
 // Holds the stream until (int32_t)(*address - value) >= 0, the word read as the device would,

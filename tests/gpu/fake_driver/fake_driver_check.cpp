@@ -56,6 +56,8 @@ CuResult cuIpcGetMemHandle(IpcMemHandle* handle, CuDevicePtr p);
 CuResult cuIpcOpenMemHandle_v2(CuDevicePtr* p, IpcMemHandle handle, unsigned flags);
 CuResult cuIpcCloseMemHandle(CuDevicePtr p);
 CuResult cuGetErrorString(CuResult error, const char** text);
+CuResult weft_fake_cuda_launch(CuStream stream, int (*fn)(void*), void* data);
+void* weft_fake_cuda_host_view(CuDevicePtr address, size_t bytes);
 }
 
 namespace {
@@ -278,6 +280,39 @@ void check_streams() {
   EXPECT(cuMemFree_v2(d) == kSuccess);
 }
 
+// The fake NCCL's hooks: a "kernel" on a stream writing device memory through its host view,
+// in the stream's order; a failing one fails the stream.
+struct Fill {
+  CuDevicePtr at;
+  size_t bytes;
+};
+int fill_sevens(void* data) {
+  const Fill* f = static_cast<const Fill*>(data);
+  void* view = weft_fake_cuda_host_view(f->at, f->bytes);
+  if (view == nullptr) return 1;
+  std::memset(view, 7, f->bytes);
+  return 0;
+}
+void check_kernel_hooks() {
+  constexpr size_t kBytes = 300;
+  CuDevicePtr d = 0;
+  CuStream s = nullptr;
+  EXPECT(cuMemAlloc_v2(&d, kBytes) == kSuccess && cuStreamCreate(&s, 1) == kSuccess);
+  EXPECT(weft_fake_cuda_host_view(d, kBytes + 1) == nullptr);  // past the allocation
+  EXPECT(cuMemsetD8_v2(d, 0, kBytes) == kSuccess);
+  Fill fill{d + 100, 100};
+  std::vector<unsigned char> out(kBytes, 1);
+  EXPECT(weft_fake_cuda_launch(s, fill_sevens, &fill) == kSuccess);
+  EXPECT(cuMemcpyAsync(address(out.data()), d, kBytes, s) == kSuccess);
+  EXPECT(cuStreamSynchronize(s) == kSuccess);
+  EXPECT(out[99] == 0 && out[100] == 7 && out[199] == 7 && out[200] == 0);
+  Fill past{d + 200, kBytes};
+  EXPECT(weft_fake_cuda_launch(s, fill_sevens, &past) == kSuccess);
+  EXPECT(cuStreamSynchronize(s) == kErrorInvalidValue);
+  EXPECT(weft_fake_cuda_launch(s, nullptr, nullptr) == kErrorInvalidValue);
+  EXPECT(cuStreamDestroy_v2(s) == kSuccess && cuMemFree_v2(d) == kSuccess);
+}
+
 void check_ipc() {
   constexpr size_t kBytes = 5000;
   CuDevicePtr d = 0;
@@ -311,6 +346,7 @@ int main() {
   check_device_memory();
   check_other_memory();
   check_streams();
+  check_kernel_hooks();
   check_ipc();
   if (g_failures == 0) std::printf("fake_driver_check: ok\n");
   return g_failures == 0 ? 0 : 1;

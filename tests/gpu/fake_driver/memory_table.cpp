@@ -143,6 +143,11 @@ unsigned char* MemoryTable::reachable(CuDevicePtr address, size_t bytes) {
   return bytes <= range->size - offset ? range->alias + offset : nullptr;
 }
 
+unsigned char* MemoryTable::host_view(CuDevicePtr address, size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return reachable(address, bytes);
+}
+
 CuResult MemoryTable::copy(CuDevicePtr dst, CuDevicePtr src, size_t bytes) {
   if (bytes == 0) return kSuccess;
   std::lock_guard<std::mutex> lock(mutex_);

@@ -63,6 +63,8 @@ class MemoryTable {
   // memset through the alias; kErrorInvalidValue unless [address, address+bytes) lies in a
   // range the fake handed out.
   CuResult set(CuDevicePtr address, unsigned char value, size_t bytes);
+  // Where the CPU may touch [address, address+bytes) (reachable), for what a kernel would do.
+  unsigned char* host_view(CuDevicePtr address, size_t bytes);
 
  private:
   // The range containing `address`, or nullptr; the caller holds mutex_.
