@@ -6,83 +6,10 @@
 
 #include "gpu/memory.hpp"
 #include "runtime/request.hpp"
+#include "runtime/streams/sides.hpp"
 
 namespace weft::streams {
 namespace {
-
-// Where `count` elements of a datatype lie relative to the buffer: `bytes` from `lo`; `dense`
-// when they fill that span (no gaps the stream's copy back must leave alone).
-struct Span {
-  ptrdiff_t lo = 0;
-  size_t bytes = 0;
-  bool dense = true;
-};
-
-Span span_of(MPI_Count count, MPI_Datatype type) {
-  Span s;
-  if (count <= 0) return s;
-  MPI_Count lb = 0, extent = 0, true_lb = 0, true_extent = 0, size = 0;
-  PMPI_Type_get_extent_x(type, &lb, &extent);
-  PMPI_Type_get_true_extent_x(type, &true_lb, &true_extent);
-  PMPI_Type_size_x(type, &size);
-  const MPI_Count stride = MPI_Count(count - 1) * extent;
-  const MPI_Count first = true_lb + std::min<MPI_Count>(0, stride);
-  const MPI_Count last = true_lb + true_extent + std::max<MPI_Count>(0, stride);
-  s.lo = ptrdiff_t(first);
-  s.bytes = size_t(last - first);
-  s.dense = s.bytes == size_t(size) * size_t(count);
-  return s;
-}
-
-// One buffer of a call as the queue's thread sees it: the application's buffer itself (host
-// memory) or, for device memory, a pinned block standing in for its span.
-struct Side {
-  const void* user = nullptr;
-  Span span;
-  void* block = nullptr;
-  bool filled = false;  // the stream copies the device data into the block first
-  void* at = nullptr;   // what the PMPI call is given
-  // Whether a call writing here may start before the stream gets to it: only into a block
-  // that nothing on the stream touches before.
-  bool writable_early() const { return block != nullptr && !filled; }
-};
-
-// Places `buf` for the thread; `copy_in`: the stream copies the device data into the block
-// first (data the call reads, or a sparse span whose gaps the copy back must keep).
-Status place(StreamQueue& q, const void* buf, const Span& span, bool copy_in, Side* out) {
-  out->user = buf;
-  out->span = span;
-  out->at = const_cast<void*>(buf);
-  const char* first = static_cast<const char*>(buf) + span.lo;
-  if (span.bytes == 0 || !gpu::on_device(first)) return Status::success();
-  WEFT_TRY(q.take_block(span.bytes, &out->block));
-  out->at = static_cast<char*>(out->block) - span.lo;
-  out->filled = copy_in;
-  return copy_in ? q.copy(out->block, first, span.bytes) : Status::success();
-}
-
-// After the call's work: the stream copies the block back to the device buffer (`copy_out`)
-// and gives it back.
-Status unplace(StreamQueue& q, const Side& side, bool copy_out) {
-  if (side.block == nullptr) return Status::success();
-  if (copy_out) {
-    char* first = static_cast<char*>(const_cast<void*>(side.user)) + side.span.lo;
-    WEFT_TRY(q.copy(first, side.block, side.span.bytes));
-  }
-  return q.release_at_stream_point(side.block);
-}
-
-// A derived datatype may be freed once the call returns: the thread uses a duplicate of it.
-MPI_Datatype hold(MPI_Datatype type) {
-  int integers = 0, addresses = 0, types = 0, combiner = MPI_COMBINER_NAMED;
-  PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner);
-  if (combiner == MPI_COMBINER_NAMED) return type;
-  MPI_Datatype copy = MPI_DATATYPE_NULL;
-  return PMPI_Type_dup(type, &copy) == MPI_SUCCESS ? copy : type;
-}
-void drop(MPI_Datatype held, MPI_Datatype original) {
-  if (held != original) PMPI_Type_free(&held);
-}
 
 // An MPIX_Isend_enqueue or MPIX_Irecv_enqueue in flight: the generalized request the
 // application holds (`outer`, whose extra state owns a reference to this) and the request the
