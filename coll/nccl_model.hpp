@@ -53,5 +53,12 @@ struct DevicePrediction {
 // be on the device, `bytes` each.
 DevicePrediction predict_device_call(const Selector& selector, const CollArgs& args, size_t bytes,
                                      size_t mirror_limit);
+// The same for a call no agreement precedes (on an application's stream, where the ranks
+// settle NCCL once for the communicator instead).
+inline DevicePrediction without_agreement(DevicePrediction p) {
+  p.nccl -= p.agreement;
+  p.agreement = 0;
+  return p;
+}
 
 }  // namespace weft::coll

@@ -66,6 +66,8 @@ class NcclComm {
   Status set_up(Comm& comm, const gpu::NcclLibrary& nccl);
   void refuse(const std::string& why) { why_not_ = why; }
   Status run(NcclCall call, int size);
+  // Enqueues `call` on the application's `stream` and returns (no staging: `call` has none).
+  Status start(const NcclCall& call, int size, gpu::CudaStreamHandle stream);
 
  private:
   // Makes the context this communicator was built in current; *previous: what was.
@@ -166,11 +168,75 @@ Status NcclComm::run(NcclCall call, int size) {
   return s;
 }
 
+Status NcclComm::start(const NcclCall& call, int size, gpu::CudaStreamHandle stream) {
+  const gpu::CudaDriver& cu = driver().table;
+  gpu::CuContext previous = nullptr;
+  const gpu::CuResult entered = enter(&previous);
+  if (entered != gpu::kCuSuccess)
+    return Status::error(MPI_ERR_OTHER, "cuCtxSetCurrent failed: " + cuda_error_text(cu, entered));
+  // A failure of an earlier call on a stream shows here first.
+  gpu::NcclResult r = gpu::kNcclSuccess;
+  nccl_->comm_get_async_error(comm_, &r);
+  if (r == gpu::kNcclSuccess) r = enqueue(*nccl_, comm_, call, size, stream);
+  if (previous != context_) cu.ctx_set_current(previous);
+  return r == gpu::kNcclSuccess ? Status::success()
+                                : failed(std::string("NCCL ") + coll_name(call.kind), r);
+}
+
+namespace {
+
+// Set while this thread runs the collectives of an agreement or a set-up, which must not ask
+// about NCCL themselves.
+thread_local bool g_inside = false;
+struct Inside {
+  Inside() { g_inside = true; }
+  ~Inside() { g_inside = false; }
+};
+
+// Makes `comm`'s NCCL state at its first call that could use NCCL, the same on every rank:
+// set up where every rank is `ready`, else refused for `why` (or for another rank's lack).
+Status settle(Comm& comm, const gpu::NcclLibrary* nccl, bool ready, const std::string& why) {
+  auto state = std::make_shared<NcclComm>();
+  if (ready) {
+    WEFT_TRY(state->set_up(comm, *nccl));
+  } else {
+    state->refuse(nccl == nullptr ? why : "no NCCL on another rank");
+  }
+  comm.nccl.held = state;
+  return Status::success();
+}
+
+// The library, or null with why not (also where the CUDA driver does not load).
+const gpu::NcclLibrary* usable_library(std::string* why) {
+  const gpu::NcclLibrary* nccl = library(why);
+  if (nccl != nullptr && !driver().loaded) *why = driver().why;
+  return driver().loaded ? nccl : nullptr;
+}
+
+}  // namespace
+
+Status prepare_nccl(Comm& comm, bool* usable) {
+  if (comm.nccl.held == nullptr) {
+    Inside inside;
+    std::string why;
+    const gpu::NcclLibrary* nccl = usable_library(&why);
+    bool ready = nccl != nullptr, everyone = true;
+    WEFT_TRY(agree(comm, &everyone, &ready));
+    WEFT_TRY(settle(comm, nccl, ready, why));
+  }
+  *usable = comm.nccl.held->usable();
+  return Status::success();
+}
+
+Status start_nccl(Comm& comm, const NcclCall& call, void* stream) {
+  WEFT_TRY(comm.nccl.held->start(call, comm.size, stream));
+  tools::g_counters.coll_nccl_calls.add(1);
+  return Status::success();
+}
+
 bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
-  // The agreement and the set-up run collectives of their own, on host memory.
-  static thread_local bool inside = false;
   // Every rank of a job is taken to see the same: a CUDA driver with a device, or not.
-  if (inside || gpu::usable_device_memory() == nullptr) return false;
+  if (g_inside || gpu::usable_device_memory() == nullptr) return false;
   const NcclComm* known = comm.nccl.held.get();
   if (known != nullptr && !known->usable()) return false;
   const Selector& selector = world().selector;
@@ -182,27 +248,17 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
   const bool schedule_forced =
       p.schedule != nullptr && p.schedule == selector.forced(spec.args.kind);
   if (!nccl_wanted(forced, schedule_forced, p)) return false;
-  inside = true;
-  struct Leave {
-    ~Leave() { inside = false; }
-  } leave;
-  const gpu::NcclLibrary* nccl = library(&why);
-  bool ready = nccl != nullptr && driver().loaded;
-  if (nccl != nullptr && !driver().loaded) why = driver().why;
+  Inside inside;
+  const gpu::NcclLibrary* nccl = usable_library(&why);
+  bool ready = nccl != nullptr;
   NcclCall call;
   std::string unfit;
   bool fits = nccl_form(spec, &call, &unfit);
   *status = agree(comm, &fits, &ready);
   if (!status->ok()) return true;
   if (known == nullptr && (!ready || fits)) {  // settled at the first call that could use it
-    auto state = std::make_shared<NcclComm>();
-    if (ready) {
-      *status = state->set_up(comm, *nccl);
-      if (!status->ok()) return true;
-    } else {
-      state->refuse(nccl == nullptr || !driver().loaded ? why : "no NCCL on another rank");
-    }
-    comm.nccl.held = state;
+    *status = settle(comm, nccl, ready, why);
+    if (!status->ok()) return true;
   }
   const NcclComm* state = comm.nccl.held.get();
   if (state != nullptr && !state->usable()) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "coll/coll.hpp"
+#include "coll/nccl_call.hpp"
 #include "coll/nccl_model.hpp"
 
 namespace weft::coll {
@@ -26,6 +27,15 @@ inline bool nccl_wanted(bool nccl_forced, bool schedule_forced, const DevicePred
 // when the user forced NCCL. A process without CUDA device memory never asks the other ranks:
 // every rank of a job is taken to have CUDA or none to have it.
 bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status);
+
+// For calls NCCL runs on an application's CUDA stream (runtime/streams/): makes `comm`'s NCCL
+// communicator unless an earlier call did (collective over `comm`: every rank calls it at the
+// same point, holding the call lock), and says whether it can be used, the same on every rank.
+Status prepare_nccl(Comm& comm, bool* usable);
+// Enqueues `call` (no staging of its own) on the application's `stream` through the NCCL
+// communicator prepare_nccl made usable, and returns; a failure of an earlier such call on the
+// communicator is returned instead.
+Status start_nccl(Comm& comm, const NcclCall& call, void* stream);
 
 // For weft_info: "NCCL 2.28.9 (libnccl.so.2)", or why NCCL cannot be used; true when it loads.
 bool describe_nccl(std::string* text);

@@ -14,6 +14,7 @@
 #include "runtime/c_api/guard.hpp"
 #include "runtime/c_api/pt2pt_args.hpp"
 #include "runtime/streams/enqueued_calls.hpp"
+#include "runtime/streams/enqueued_nccl.hpp"
 #include "runtime/world.hpp"
 
 using weft::Status;
@@ -139,6 +140,10 @@ int allreduce_enqueue(const char* fn, const void* sendbuf, void* recvbuf, MPI_Co
       capi::check_typed(recvbuf, count, datatype, "recvbuf", "count", "datatype", false, &type));
   weft::Reduction reduction;  // checks op and whether it applies to the datatype
   WEFT_CHECK(comm, fn, weft::world().ops.bind(op, *type, &reduction));
+  bool through_nccl = false;
+  const weft::Status s = streams::allreduce_on_nccl(*q, sendbuf, recvbuf, count, datatype, *type,
+                                                    reduction, comm, &through_nccl);
+  if (!s.ok() || through_nccl) return capi::report(comm, fn, s);
   return capi::report(comm, fn,
                       streams::allreduce(*q, sendbuf, recvbuf, count, datatype, op, comm));
 }

@@ -65,7 +65,8 @@ StreamQueue::~StreamQueue() {
     g_live.erase(std::find(g_live.begin(), g_live.end(), this));
   }
   if (gpu::DeviceMemory* gpu = cuda()) {
-    for (const Block& b : pool_->blocks) gpu->free_pinned(b.memory);
+    for (const Block& b : pool_->blocks)
+      b.device ? gpu->free_device(b.memory) : gpu->free_pinned(b.memory);
     if (done_word_ != nullptr) gpu->free_pinned(done_word_);
   }
 }
@@ -128,12 +129,14 @@ Status StreamQueue::run_at_stream_point(const char* fn, std::function<int()> wor
   return Status::success();
 }
 
-Status StreamQueue::take_block(size_t bytes, void** block) {
+Status StreamQueue::take_block(size_t bytes, void** block, bool device) {
   {
     std::lock_guard<std::mutex> g(pool_->mu);
     Block* best = nullptr;
     for (Block& b : pool_->blocks)
-      if (!b.lent && b.bytes >= bytes && (best == nullptr || b.bytes < best->bytes)) best = &b;
+      if (!b.lent && b.device == device && b.bytes >= bytes &&
+          (best == nullptr || b.bytes < best->bytes))
+        best = &b;
     if (best != nullptr) {
       best->lent = true;
       *block = best->memory;
@@ -142,12 +145,14 @@ Status StreamQueue::take_block(size_t bytes, void** block) {
   }
   gpu::DeviceMemory* gpu = cuda();
   if (gpu == nullptr) return no_cuda();
-  void* made = gpu->allocate_pinned(std::max<size_t>(bytes, 1));
+  const size_t size = std::max<size_t>(bytes, 1);
+  void* made = device ? gpu->allocate_device(size) : gpu->allocate_pinned(size);
   if (made == nullptr)
-    return Status::error(MPI_ERR_NO_MEM, "no pinned host memory for " + std::to_string(bytes) +
+    return Status::error(MPI_ERR_NO_MEM, std::string("no ") + (device ? "device" : "pinned host") +
+                                             " memory for " + std::to_string(bytes) +
                                              " bytes of an enqueued call's data");
   std::lock_guard<std::mutex> g(pool_->mu);
-  pool_->blocks.push_back({made, std::max<size_t>(bytes, 1), true});
+  pool_->blocks.push_back({made, size, true, device});
   *block = made;
   return Status::success();
 }
@@ -185,6 +190,13 @@ Status StreamQueue::drain() {
   WEFT_TRY(jobs_.drain());
   gpu::DeviceMemory* gpu = cuda();
   return gpu == nullptr ? no_cuda() : gpu->synchronize(stream_);
+}
+
+Status StreamQueue::run_in_order(std::function<Status()> work) {
+  auto result = std::make_shared<Status>();
+  jobs_.push([result, work = std::move(work)] { *result = work(); });
+  WEFT_TRY(jobs_.drain());
+  return *result;
 }
 
 Status StreamQueue::take_failure() {

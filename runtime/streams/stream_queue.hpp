@@ -28,7 +28,7 @@ namespace weft::streams {
 class StreamQueue : public std::enable_shared_from_this<StreamQueue> {
  public:
   explicit StreamQueue(void* cuda_stream);
-  // Frees the pinned blocks: drain() first.
+  // Frees the blocks: drain() first.
   ~StreamQueue();
   StreamQueue(const StreamQueue&) = delete;
   StreamQueue& operator=(const StreamQueue&) = delete;
@@ -39,8 +39,9 @@ class StreamQueue : public std::enable_shared_from_this<StreamQueue> {
   // (it reads what that work wrote, or writes where that work may read); without, as soon as
   // the queue's earlier work is done. A result other than MPI_SUCCESS is kept (take_failure).
   Status run_at_stream_point(const char* fn, std::function<int()> work, bool after_stream);
-  // A pinned host block of at least `bytes`, the caller's until release_at_stream_point.
-  Status take_block(size_t bytes, void** block);
+  // A pinned host block (`device`: a device memory block) of at least `bytes`, the caller's
+  // until release_at_stream_point.
+  Status take_block(size_t bytes, void** block, bool device = false);
   // Queues a copy on the stream.
   Status copy(void* dst, const void* src, size_t bytes);
   // Gives the block back once the stream's work queued so far is done.
@@ -48,6 +49,9 @@ class StreamQueue : public std::enable_shared_from_this<StreamQueue> {
   // Waits for the queued work (in PMPI_Wait: the call lock is shared meanwhile), then for the
   // stream.
   Status drain();
+  // Runs `work` on the queue's thread after the work queued so far (not at a point of the
+  // stream), waiting for it as drain() does; returns what it returned.
+  Status run_in_order(std::function<Status()> work);
   // The first failure of the queued work since the last call, naming the call; else success.
   Status take_failure();
 
@@ -63,6 +67,7 @@ class StreamQueue : public std::enable_shared_from_this<StreamQueue> {
     void* memory;
     size_t bytes;
     bool lent;
+    bool device;
   };
   // The blocks, shared with the host functions that give them back.
   struct Pool {

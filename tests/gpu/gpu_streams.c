@@ -2,13 +2,14 @@
  * host function that holds it until the program opens it), queues a copy of new input to the
  * device, then MPIX_Allreduce_enqueue (out of place, and in place in its _c form),
  * MPIX_Isend/Irecv/Waitall_enqueue, MPIX_Send/Recv_enqueue of a strided datatype and a host-buffer
- * MPIX_Allreduce_enqueue on a communicator bound to that stream, then copies of the results
+ * MPIX_Allreduce_enqueue and one of a strided datatype on a communicator bound to that stream,
+ * then copies of the results
  * back; only then does it open the gate and wait for the stream. So every enqueue call must
  * return before the stream ran anything (a call that waited for the stream would find the gate
  * shut: the gate gives up after a while and the round fails), and the results must be those of
  * this round: the calls ran after the input copy and before the output copies. The strided
- * receive must leave the gaps of its buffer alone. Exits 77 (skipped) where CUDA sees no
- * device.
+ * receive and allreduce must leave the gaps of their buffers alone. It counts the allreduces
+ * that ran through NCCL (nccl_counter.h). Exits 77 (skipped) where CUDA sees no device.
  * usage: gpu_streams [legacy]: a stream made with cudaStreamNonBlocking, or with `legacy` the
  * legacy default stream (a cudaStream_t of 0), which other blocking streams wait for. */
 #include <cuda_runtime_api.h>
@@ -19,6 +20,7 @@
 #include <time.h>
 
 #include "../mpi/check.h"
+#include "nccl_counter.h"
 
 #define CHECK_CUDA(call) CHECK((call) == cudaSuccess)
 enum { kCount = 1 << 16, kRounds = 4, kStrided = 1000 };
@@ -54,6 +56,8 @@ int main(int argc, char** argv) {
     return 77;
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  open_nccl_counter();
+  int allreduces = 0;
   const int legacy = argc > 1 && strcmp(argv[1], "legacy") == 0;
   cudaStream_t cuda = 0;
   if (!legacy) CHECK_CUDA(cudaStreamCreateWithFlags(&cuda, cudaStreamNonBlocking));
@@ -69,14 +73,16 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Type_vector(kStrided, 1, 2, MPI_INT, &every_other));
   CHECK_MPI(MPI_Type_commit(&every_other));
 
-  int *in, *sum, *in_place, *from_left, *strided, *host_in, *host_sum, *host_in_place, *host_left,
-      *host_strided;
+  int *in, *sum, *in_place, *from_left, *strided, *strided_sum, *host_in, *host_sum, *host_in_place,
+      *host_left, *host_strided, *host_strided_sum;
   const size_t bytes = kCount * sizeof(int), strided_bytes = 2 * kStrided * sizeof(int);
   CHECK_CUDA(cudaMalloc((void**)&in, bytes));
   CHECK_CUDA(cudaMalloc((void**)&sum, bytes));
   CHECK_CUDA(cudaMalloc((void**)&in_place, bytes));
   CHECK_CUDA(cudaMalloc((void**)&from_left, bytes));
   CHECK_CUDA(cudaMalloc((void**)&strided, strided_bytes));
+  CHECK_CUDA(cudaMalloc((void**)&strided_sum, strided_bytes));
+  CHECK_CUDA(cudaMallocHost((void**)&host_strided_sum, strided_bytes));
   CHECK_CUDA(cudaMallocHost((void**)&host_in, bytes));
   CHECK_CUDA(cudaMallocHost((void**)&host_sum, bytes));
   CHECK_CUDA(cudaMallocHost((void**)&host_in_place, bytes));
@@ -91,10 +97,13 @@ int main(int argc, char** argv) {
     CHECK_CUDA(cudaMemcpyAsync(in, host_in, bytes, cudaMemcpyHostToDevice, cuda));
     CHECK_CUDA(cudaMemcpyAsync(in_place, host_in, bytes, cudaMemcpyHostToDevice, cuda));
     CHECK_CUDA(cudaMemsetAsync(strided, 0xff, strided_bytes, cuda));
+    CHECK_CUDA(cudaMemsetAsync(strided_sum, 0xff, strided_bytes, cuda));
     CHECK_MPI(MPIX_Allreduce_enqueue(in, sum, kCount, MPI_INT, MPI_SUM, scomm));
     CHECK_MPI(MPIX_Allreduce_enqueue_c(MPI_IN_PLACE, in_place, kCount, MPI_INT, MPI_MAX, scomm));
     int mine = rank + round, total = -1;  // host memory: used once the stream gets there
     CHECK_MPI(MPIX_Allreduce_enqueue(&mine, &total, 1, MPI_INT, MPI_SUM, scomm));
+    CHECK_MPI(MPIX_Allreduce_enqueue(in, strided_sum, 1, every_other, MPI_SUM, scomm));
+    allreduces += 4;
     MPI_Request r[2];
     CHECK_MPI(MPIX_Irecv_enqueue(from_left, kCount, MPI_INT, left, round, scomm, &r[0]));
     CHECK_MPI(MPIX_Isend_enqueue(in, kCount, MPI_INT, right, round, scomm, &r[1]));
@@ -112,6 +121,8 @@ int main(int argc, char** argv) {
     CHECK_CUDA(cudaMemcpyAsync(host_in_place, in_place, bytes, cudaMemcpyDeviceToHost, cuda));
     CHECK_CUDA(cudaMemcpyAsync(host_left, from_left, bytes, cudaMemcpyDeviceToHost, cuda));
     CHECK_CUDA(cudaMemcpyAsync(host_strided, strided, strided_bytes, cudaMemcpyDeviceToHost, cuda));
+    CHECK_CUDA(cudaMemcpyAsync(host_strided_sum, strided_sum, strided_bytes, cudaMemcpyDeviceToHost,
+                               cuda));
     g.open = 1;
     CHECK_CUDA(cudaStreamSynchronize(cuda));
     CHECK(!g.gave_up);  // an enqueue call waited for the stream it was to be queued on
@@ -126,6 +137,10 @@ int main(int argc, char** argv) {
     for (int i = 0; i < kStrided; ++i) {
       CHECK(host_strided[2 * i] == input(left, round, 2 * i));
       CHECK(host_strided[2 * i + 1] == -1);  // a gap: 0xffffffff, untouched
+      int expected = 0;
+      for (int r2 = 0; r2 < size; ++r2) expected += input(r2, round, 2 * i);
+      CHECK(host_strided_sum[2 * i] == expected);
+      CHECK(host_strided_sum[2 * i + 1] == -1);
     }
   }
   /* Two streams in each process, and in each pair of ranks a receive queued on one stream that
@@ -207,11 +222,14 @@ int main(int argc, char** argv) {
   MPI_Type_free(&every_other);
   MPI_Info_free(&info);
   cudaFree(in), cudaFree(sum), cudaFree(in_place), cudaFree(from_left), cudaFree(strided);
+  cudaFree(strided_sum), cudaFreeHost(host_strided_sum);
   cudaFreeHost(host_in), cudaFreeHost(host_sum), cudaFreeHost(host_in_place);
   cudaFreeHost(host_left), cudaFreeHost(host_strided);
   if (!legacy) cudaStreamDestroy(cuda);
+  const unsigned long long through_nccl = check_nccl_calls(allreduces);
   if (rank == 0)
-    printf("gpu_streams: ok on %d rank(s), %s stream\n", size, legacy ? "legacy" : "non-blocking");
+    printf("gpu_streams: ok on %d rank(s), %s stream, %llu of %d allreduces through NCCL\n", size,
+           legacy ? "legacy" : "non-blocking", through_nccl, allreduces);
   MPI_Finalize();
   return 0;
 }

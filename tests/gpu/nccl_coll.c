@@ -12,30 +12,12 @@
 #include <string.h>
 
 #include "../mpi/check.h"
+#include "nccl_counter.h"
 
 #define CHECK_CUDA(call) CHECK((call) == cudaSuccess)
 
 static int rank, size;
 static int calls; /* collective calls made */
-
-/* MPI_T's coll_nccl_calls: how many blocking collectives ran through NCCL since open_counter. */
-static MPI_T_pvar_session session;
-static MPI_T_pvar_handle counter;
-static void open_counter(void) {
-  int provided = 0, index = -1, count = 0;
-  CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS);
-  CHECK(MPI_T_pvar_session_create(&session) == MPI_SUCCESS);
-  CHECK(MPI_T_pvar_get_index("coll_nccl_calls", MPI_T_PVAR_CLASS_COUNTER, &index) == MPI_SUCCESS);
-  CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &counter, &count) == MPI_SUCCESS);
-}
-static unsigned long long nccl_calls(void) {
-  unsigned long long n = 0;
-  CHECK(MPI_T_pvar_read(session, counter, &n) == MPI_SUCCESS);
-  MPI_T_pvar_handle_free(session, &counter);
-  MPI_T_pvar_session_free(&session);
-  MPI_T_finalize();
-  return n;
-}
 
 /* A device copy of `bytes` of `host` (uninitialised device memory for a null `host`). */
 static void* to_device(const void* host, size_t bytes) {
@@ -168,7 +150,7 @@ int main(int argc, char** argv) {
     return 77;
   }
   CHECK_CUDA(cudaSetDevice(rank % devices));
-  open_counter();
+  open_nccl_counter();
   const int sizes[] = {1000, 1 << 18}; /* 4 KB and 1 MiB of 4-byte elements */
   for (int s = 0; s < 2; ++s) {
     for (int in_place = 0; in_place < 2; ++in_place) {
@@ -177,15 +159,7 @@ int main(int argc, char** argv) {
     }
     check_bcast_reduce(sizes[s]);
   }
-  /* WEFT_TEST_NCCL_CALLS (the fake NCCL's runs): every call, some of them, or none went to NCCL. */
-  const char* expect = getenv("WEFT_TEST_NCCL_CALLS");
-  const unsigned long long through_nccl = nccl_calls();
-  check_context("%llu of %d calls through NCCL, expecting %s", through_nccl, calls,
-                expect ? expect : "any number");
-  if (expect && strcmp(expect, "all") == 0) CHECK(through_nccl == (unsigned long long)calls);
-  if (expect && strcmp(expect, "some") == 0)
-    CHECK(through_nccl > 0 && through_nccl < (unsigned long long)calls);
-  if (expect && strcmp(expect, "none") == 0) CHECK(through_nccl == 0);
+  const unsigned long long through_nccl = check_nccl_calls(calls);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0)
     printf("gpu_nccl_coll: ok on %d rank(s), %d device(s), %llu of %d calls through NCCL\n", size,
