@@ -5,6 +5,7 @@
 // host-only stream (made from MPI_INFO_NULL) there is nothing to order with: the calls run at
 // once, as their plain forms.
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -51,6 +52,29 @@ Status read_hex(MPI_Info info, const char* key, void* out, int size) {
       return bad_info(std::string("\"") + key + "\"=\"" + text + "\" is not hexadecimal");
     bytes[i] = static_cast<unsigned char>(value);
   }
+  return Status::success();
+}
+
+// The streams MPIX_Stream_create made and MPIX_Stream_free has not freed, by handle; the
+// communicators made on one hold it too (weft::Comm::stream).
+// Never destroyed: streams the application did not free stay until the process ends, as their
+// queues may not be torn down after the CUDA driver.
+std::map<MPIX_Stream, std::shared_ptr<weft_stream>>& user_streams() {
+  static auto* streams = new std::map<MPIX_Stream, std::shared_ptr<weft_stream>>;
+  return *streams;
+}
+
+// The stream behind a handle the application holds; MPI_ERR_ARG for one that is not (made
+// elsewhere, or freed).
+Status user_stream(MPIX_Stream stream, std::shared_ptr<weft_stream>* out) {
+  auto found = user_streams().find(stream);
+  if (found == user_streams().end()) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%p", static_cast<void*>(stream));
+    return Status::error(MPI_ERR_ARG, std::string("invalid stream=") + text +
+                                          " (not made by MPIX_Stream_create, or freed)");
+  }
+  *out = found->second;
   return Status::success();
 }
 
@@ -174,7 +198,7 @@ int PMPIX_Stream_create(MPI_Info info, MPIX_Stream* stream) {
   constexpr const char* fn = "MPIX_Stream_create";
   WEFT_REQUIRE_RUNNING(fn);
   WEFT_CHECK(kNoComm, fn, capi::check_not_null(stream, "stream"));
-  auto made = std::make_unique<weft_stream>();
+  auto made = std::make_shared<weft_stream>();
   if (info != MPI_INFO_NULL) {
     char type[64] = "";
     int flag = 0;
@@ -197,7 +221,8 @@ int PMPIX_Stream_create(MPI_Info info, MPIX_Stream* stream) {
       made->queue = std::make_shared<streams::StreamQueue>(cuda_stream);
     }
   }
-  *stream = made.release();
+  *stream = made.get();
+  user_streams()[made.get()] = std::move(made);
   return MPI_SUCCESS;
 }
 
@@ -208,8 +233,10 @@ int PMPIX_Stream_free(MPIX_Stream* stream) {
   if (*stream == MPIX_STREAM_NULL)
     return capi::report(kNoComm, fn,
                         Status::error(MPI_ERR_ARG, "invalid *stream=MPIX_STREAM_NULL"));
-  if ((*stream)->queue) WEFT_CHECK(kNoComm, fn, (*stream)->queue->drain());
-  delete *stream;
+  std::shared_ptr<weft_stream> held;
+  WEFT_CHECK(kNoComm, fn, user_stream(*stream, &held));
+  if (held->queue) WEFT_CHECK(kNoComm, fn, held->queue->drain());
+  user_streams().erase(*stream);  // communicators made on it keep it
   *stream = MPIX_STREAM_NULL;
   return MPI_SUCCESS;
 }
@@ -220,12 +247,14 @@ int PMPIX_Stream_comm_create(MPI_Comm comm, MPIX_Stream stream, MPI_Comm* newcom
   weft::Comm* parent = nullptr;
   WEFT_CHECK(comm, fn, capi::intra_comm_arg(comm, "comm", &parent));
   WEFT_CHECK(comm, fn, capi::check_not_null(newcomm, "newcomm"));
+  std::shared_ptr<weft_stream> held;
+  if (stream != MPIX_STREAM_NULL) WEFT_CHECK(comm, fn, user_stream(stream, &held));
   if (const int rc = PMPI_Comm_dup(comm, newcomm); rc != MPI_SUCCESS) return rc;
   weft::Comm* made = nullptr;
   WEFT_CHECK(comm, fn, capi::comm_arg(*newcomm, "newcomm", &made));
   made->has_stream = true;
-  made->stream = stream;
-  if (stream != MPIX_STREAM_NULL) made->stream_queue = stream->queue;
+  made->stream = held;
+  if (held) made->stream_queue = held->queue;
   return MPI_SUCCESS;
 }
 
@@ -314,7 +343,7 @@ int PMPIX_Comm_get_stream(MPI_Comm comm, int idx, MPIX_Stream* stream) {
     return capi::report(comm, fn,
                         Status::error(MPI_ERR_ARG, "invalid idx=" + std::to_string(idx) +
                                                        " (a communicator has one stream: 0)"));
-  *stream = c->has_stream ? c->stream : MPIX_STREAM_NULL;
+  *stream = c->has_stream ? c->stream.get() : MPIX_STREAM_NULL;
   return MPI_SUCCESS;
 }
 

@@ -60,11 +60,12 @@ struct Comm {
   CommOwned<coll::NcclComm> nccl;  // or why NCCL cannot be used on it
   // Its node region for collectives (coll/node_region.hpp): null until learnt.
   CommOwned<coll::RegionHold> region;
-  // MPIX_Stream_comm_create: a stream communicator, its stream (MPIX_Comm_get_stream), and
-  // where that is a CUDA stream, the queue of its MPIX_*_enqueue calls (runtime/streams/,
-  // shared with the MPIX_Stream).
+  // MPIX_Stream_comm_create: a stream communicator, its stream (MPIX_Comm_get_stream; kept
+  // alive while the communicator lives, after an MPIX_Stream_free too; null for
+  // MPIX_STREAM_NULL), and where that is a CUDA stream, the queue of its MPIX_*_enqueue calls
+  // (runtime/streams/, shared with the MPIX_Stream).
   bool has_stream = false;
-  MPIX_Stream stream = MPIX_STREAM_NULL;
+  std::shared_ptr<weft_stream> stream;
   std::shared_ptr<streams::StreamQueue> stream_queue;
   std::shared_ptr<const Topology> topology;  // MPI_Cart_create and friends; shared by its dups
   // Which node each rank runs on, for node-aware collectives (runtime/comm/nodes.hpp): learnt

@@ -1,7 +1,9 @@
 /* The stream-ordered extension's calls that need no GPU (MPIX_Stream_*, MPIX_*_enqueue and
  * their _c forms with a host-only stream, MPIX_Comm_get_stream, MPIX_Info_set_hex) and its
  * errors: an enqueue call on a communicator
- * without a stream, an unknown stream type, and a cudaStream_t stream where CUDA is not in use.
+ * without a stream, an unknown stream type, and a cudaStream_t stream where CUDA is not in use;
+ * a stream freed while communicators use it lives on with them, but its handle is no longer the
+ * application's to free or to make communicators on.
  * tests/gpu/gpu_streams.c runs the same calls ordered with a real CUDA stream. */
 #include <stdlib.h>
 #include <string.h>
@@ -117,9 +119,22 @@ int main(int argc, char** argv) {
   MPI_Error_class(rc, &cls);
   CHECK(cls == MPI_ERR_ARG);
 
-  CHECK_MPI(MPI_Comm_free(&scomm));
+  check_context("a stream freed while a communicator uses it");
   CHECK_MPI(MPIX_Stream_free(&stream));
   CHECK(stream == MPIX_STREAM_NULL);
+  CHECK_MPI(MPIX_Comm_get_stream(scomm, 0, &bound)); /* the communicator keeps it */
+  CHECK(bound != MPIX_STREAM_NULL);
+  CHECK_MPI(MPI_Comm_dup(scomm, &twin));
+  sum = 0;
+  CHECK_MPI(MPIX_Allreduce_enqueue(&mine, &sum, 1, MPI_INT, MPI_SUM, twin));
+  CHECK(sum == size * (size + 1) / 2);
+  MPI_Error_class(MPIX_Stream_free(&bound), &cls); /* not the application's to free again */
+  CHECK(cls == MPI_ERR_ARG && bound != MPIX_STREAM_NULL);
+  MPI_Comm again;
+  MPI_Error_class(MPIX_Stream_comm_create(MPI_COMM_WORLD, bound, &again), &cls);
+  CHECK(cls == MPI_ERR_ARG);
+  CHECK_MPI(MPI_Comm_free(&twin));
+  CHECK_MPI(MPI_Comm_free(&scomm));
   MPI_Info_free(&info);
   MPI_Info_free(&typed);
   MPI_Finalize();
