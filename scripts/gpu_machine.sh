@@ -7,7 +7,9 @@
 #   scripts/gpu_machine.sh run [tests|bench|all]   (there, from the repository root, with
 #       .gpu-carry carried) GPU tests at 2 and 4 ranks, then gpu_coll_bench on device and host
 #       buffers, gpu_p2p_bench (device and host buffers, CUDA IPC on and off, UCX alone),
-#       gpu_stream_bench (MPIX_Send/Recv_enqueue beside waiting for the stream) and nccl_bench (WEFT_GPU_BENCH_SIZES: the collectives' size options, default -b 8 -e 256M);
+#       gpu_stream_bench (MPIX_Send/Recv_enqueue beside waiting for the stream), weft_tune (the
+#       model's alpha_device_us and beta_device_ns_per_byte, into $OUT/tuning) and nccl_bench
+#       (WEFT_GPU_BENCH_SIZES: the collectives' size options, default -b 8 -e 256M);
 #       logs go to $OUT (default ./gpu-run). Exits 77 when no GPU is found, 1 when a test failed.
 # The carried libraries are found through LD_LIBRARY_PATH, UCX_MODULE_DIR and
 # PMIX_MCA_mca_base_component_path; nothing is written outside the repository.
@@ -238,6 +240,11 @@ run_benchmarks() {  # run_benchmarks OUT: gpu_coll_bench (device, host) at 1, 2 
   "$WEFT_DIR/bin/weftrun" -n 2 --timeout 150 "$TESTS_DIR/gpu_stream_bench" -m 16777216 \
     >>"$out/bench.log" 2>&1 || say "gpu_stream_bench: FAILED (exit $?)"
   local nccl_dir
+  # The cost model's copies between GPU and host memory, as weft_tune measures them here.
+  echo "== weft_tune" >>"$out/bench.log"
+  "$WEFT_DIR/bin/weftrun" -n 2 --timeout 150 "$WEFT_DIR/bin/weft_tune" -o "$out/tuning" --force \
+    >>"$out/bench.log" 2>&1 || say "weft_tune: FAILED (exit $?)"
+  grep -E '^(alpha|beta)_device' "$out/tuning" 2>/dev/null | tee -a "$SUMMARY"
   nccl_dir=$(find_nccl)
   if [ -z "$nccl_dir" ]; then
     say "nccl_bench: no libnccl.so.2 on this machine, NCCL not measured"
@@ -293,7 +300,7 @@ run() {  # run [tests|bench|all]
   local failed=0
   [ "$what" = bench ] || run_tests "$out" || failed=1
   [ "$what" = tests ] || run_benchmarks "$out"
-  say "gpu_machine: logs in $out (summary.txt, info.log, tests.log, bench.log)"
+  say "gpu_machine: logs in $out (summary.txt, info.log, tests.log, bench.log, tuning)"
   exit $failed
 }
 
