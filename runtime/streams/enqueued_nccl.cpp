@@ -54,54 +54,35 @@ bool dense_on_device(const void* buf, const Span& span) {
   return span.dense && gpu::on_device(static_cast<const char*>(buf) + span.lo);
 }
 
-// Fills device block `block` with the `count` elements of `buf` on the stream: one copy of
-// dense device data, else packed on the queue's thread at the stream's point into a pinned
-// block the stream copies.
-Status stage_in(StreamQueue& q, const void* buf, MPI_Count count, MPI_Datatype type,
-                const Span& span, size_t bytes, void* block) {
+// Moves the `count` elements of `buf` into device block `block` (`in`), or the result in the
+// block out to them with gaps left alone, on the stream: one copy of dense device data, else
+// packed or unpacked on the queue's thread at the stream's point through a pinned block that
+// the stream copies.
+Status stage(StreamQueue& q, void* buf, MPI_Count count, MPI_Datatype type, const Span& span,
+             size_t bytes, void* block, bool in) {
+  char* first = static_cast<char*>(buf) + span.lo;
   if (dense_on_device(buf, span))
-    return q.copy(block, static_cast<const char*>(buf) + span.lo, bytes);
+    return in ? q.copy(block, first, bytes) : q.copy(first, block, bytes);
   Side side;
   WEFT_TRY(place(q, buf, span, true, &side));
   void* packed = nullptr;
   WEFT_TRY(q.take_block(bytes, &packed));
+  if (!in) WEFT_TRY(q.copy(packed, block, bytes));
   const MPI_Datatype held = hold(type);
   WEFT_TRY(q.run_at_stream_point(
       "MPIX_Allreduce_enqueue",
       [=] {
         MPI_Count position = 0;
-        const int rc =
-            PMPI_Pack_c(side.at, count, held, packed, MPI_Count(bytes), &position, MPI_COMM_SELF);
+        const int rc = in ? PMPI_Pack_c(side.at, count, held, packed, MPI_Count(bytes), &position,
+                                        MPI_COMM_SELF)
+                          : PMPI_Unpack_c(packed, MPI_Count(bytes), &position, side.at, count, held,
+                                          MPI_COMM_SELF);
         drop(held, type);
         return rc;
       },
       true));
-  WEFT_TRY(q.copy(block, packed, bytes));
-  WEFT_TRY(unplace(q, side, false));
-  return q.release_at_stream_point(packed);
-}
-
-// The reverse: the result in `block` to `buf`'s elements, gaps left alone.
-Status stage_out(StreamQueue& q, void* buf, MPI_Count count, MPI_Datatype type, const Span& span,
-                 size_t bytes, const void* block) {
-  if (dense_on_device(buf, span)) return q.copy(static_cast<char*>(buf) + span.lo, block, bytes);
-  Side side;
-  WEFT_TRY(place(q, buf, span, true, &side));
-  void* packed = nullptr;
-  WEFT_TRY(q.take_block(bytes, &packed));
-  WEFT_TRY(q.copy(packed, block, bytes));
-  const MPI_Datatype held = hold(type);
-  WEFT_TRY(q.run_at_stream_point(
-      "MPIX_Allreduce_enqueue",
-      [=] {
-        MPI_Count position = 0;
-        const int rc =
-            PMPI_Unpack_c(packed, MPI_Count(bytes), &position, side.at, count, held, MPI_COMM_SELF);
-        drop(held, type);
-        return rc;
-      },
-      true));
-  WEFT_TRY(unplace(q, side, true));
+  if (in) WEFT_TRY(q.copy(block, packed, bytes));
+  WEFT_TRY(unplace(q, side, !in));
   return q.release_at_stream_point(packed);
 }
 
@@ -136,10 +117,11 @@ Status allreduce_on_nccl(StreamQueue& q, const void* sendbuf, void* recvbuf, MPI
   }
   void* block = nullptr;
   WEFT_TRY(q.take_block(bytes, &block, true));
-  WEFT_TRY(stage_in(q, in_place ? recvbuf : sendbuf, count, datatype, span, bytes, block));
+  WEFT_TRY(stage(q, const_cast<void*>(in_place ? recvbuf : sendbuf), count, datatype, span, bytes,
+                 block, true));
   call.send = call.recv = block;
   WEFT_TRY(coll::start_nccl(*world().comms.find(handle), call, q.cuda_stream()));
-  WEFT_TRY(stage_out(q, recvbuf, count, datatype, span, bytes, block));
+  WEFT_TRY(stage(q, recvbuf, count, datatype, span, bytes, block, false));
   return q.release_at_stream_point(block);
 }
 
