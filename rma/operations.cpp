@@ -84,11 +84,13 @@ Status resolve(const Window& w, const TargetRef& t, Resolved* out) {
 
 bool remote(const Resolved& r) { return r.by_messages || r.span.target->reach == Reach::kRemote; }
 
-// Runs `here` (memory, cross-memory attach). Where cross-memory attach finds no memory at an
-// address of another process's dynamic window, asks that process whether GPU memory is attached
-// there, and if so runs `by_messages` instead, remembering the region for later accesses.
+// Runs `by_messages` for a target reached by messages (remote), else `here` (memory,
+// cross-memory attach). Where cross-memory attach finds no memory at an address of another
+// process's dynamic window, asks that process whether GPU memory is attached there, and if so
+// runs `by_messages` instead, remembering the region for later accesses.
 template <typename Here, typename ByMessages>
 Status here_or_by_messages(Window& w, Resolved& r, Here here, ByMessages by_messages) {
+  if (remote(r)) return by_messages();
   const Status s = here();
   if (s.ok() || s.error_class != MPI_ERR_RMA_RANGE || w.flavor != MPI_WIN_FLAVOR_DYNAMIC ||
       r.span.target->reach != Reach::kCma || !w.remote.server)
@@ -173,7 +175,6 @@ Status put(Window& w, const Typed& origin, const TargetRef& target) {
   std::unique_ptr<unsigned char[]> hold;
   const unsigned char* packed = nullptr;
   WEFT_TRY(packed_origin(origin, &hold, &packed));
-  if (remote(r)) return remote_put(w, r.span, packed);
   return here_or_by_messages(
       w, r, [&] { return write_runs(r.span, packed); },
       [&] { return remote_put(w, r.span, packed); });
@@ -185,7 +186,6 @@ Status get(Window& w, const Typed& origin, const TargetRef& target) {
   WEFT_TRY(resolve(w, target, &r));
   WEFT_TRY(check_sizes(origin, r, "the origin buffer"));
   auto read = [&](unsigned char* into) {
-    if (remote(r)) return remote_get(w, r.span, into);
     return here_or_by_messages(
         w, r, [&] { return read_runs(r.span, into); }, [&] { return remote_get(w, r.span, into); });
   };
@@ -225,10 +225,9 @@ Status combine_at(Window& w, const Typed& origin, const Typed* result, const Tar
       into = old.get();
     }
   }
-  WEFT_TRY(remote(r) ? remote_accumulate(w, r.span, in, how, into)
-                     : here_or_by_messages(
-                           w, r, [&] { return accumulate_runs(r.span, in, how, into); },
-                           [&] { return remote_accumulate(w, r.span, in, how, into); }));
+  WEFT_TRY(here_or_by_messages(
+      w, r, [&] { return accumulate_runs(r.span, in, how, into); },
+      [&] { return remote_accumulate(w, r.span, in, how, into); }));
   return old != nullptr ? deliver(*result, old.get()) : Status::success();
 }
 
@@ -248,7 +247,6 @@ Status compare_and_swap(Window& w, const void* value, const void* compare, void*
   if (rank == MPI_PROC_NULL) return Status::success();
   Resolved r;
   WEFT_TRY(resolve(w, TargetRef{rank, disp, 1, type}, &r));
-  if (remote(r)) return remote_compare_and_swap(w, r.span, value, compare, result, *type);
   return here_or_by_messages(
       w, r, [&] { return rma::compare_and_swap(r.span, value, compare, result, type->size()); },
       [&] { return remote_compare_and_swap(w, r.span, value, compare, result, *type); });
