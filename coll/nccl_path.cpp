@@ -245,9 +245,7 @@ bool run_on_nccl(Comm& comm, CallSpec& spec, Status* status) {
   std::string why;
   if (!nccl_candidate(spec, &bytes, &why)) return false;
   const DevicePrediction p = predict_device_call(selector, spec.args, bytes, device_mirror_limit());
-  const bool schedule_forced =
-      p.schedule != nullptr && p.schedule == selector.forced(spec.args.kind);
-  if (!nccl_wanted(forced, schedule_forced, p)) return false;
+  if (!nccl_wanted(selector, spec.args.kind, p)) return false;
   Inside inside;
   const gpu::NcclLibrary* nccl = usable_library(&why);
   bool ready = nccl != nullptr;

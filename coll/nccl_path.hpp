@@ -19,6 +19,11 @@ namespace weft::coll {
 inline bool nccl_wanted(bool nccl_forced, bool schedule_forced, const DevicePrediction& p) {
   return nccl_forced || (!schedule_forced && p.worth_agreeing() && p.nccl < p.weft);
 }
+// The same with what WEFT_<COLL>_ALGORITHM forces for `kind` as `selector` holds it.
+inline bool nccl_wanted(const Selector& selector, CollKind kind, const DevicePrediction& p) {
+  return nccl_wanted(selector.nccl_forced(kind),
+                     p.schedule != nullptr && p.schedule == selector.forced(kind), p);
+}
 
 // Runs a blocking collective through NCCL when it is wanted, NCCL is usable on `comm` and every
 // rank's buffers are on the device; *status is then its outcome and the answer true. False

@@ -17,7 +17,6 @@ namespace {
 // NCCL. The model sees the ranks on one node (a stream communicator's nodes are not learnt).
 bool wanted(int size, size_t bytes) {
   const coll::Selector& selector = world().selector;
-  if (selector.nccl_forced(coll::CollKind::kAllreduce)) return true;
   coll::RegularCall call;
   call.kind = coll::CollKind::kAllreduce;
   call.size = size;
@@ -25,17 +24,14 @@ bool wanted(int size, size_t bytes) {
   call.segment_bytes = selector.model().segment_bytes;
   const coll::DevicePrediction p = coll::without_agreement(coll::predict_device_call(
       selector, coll::regular_args(call), bytes, coll::device_mirror_limit()));
-  const bool schedule_forced =
-      p.schedule != nullptr && p.schedule == selector.forced(coll::CollKind::kAllreduce);
-  return coll::nccl_wanted(false, schedule_forced, p);
+  return coll::nccl_wanted(selector, coll::CollKind::kAllreduce, p);
 }
 
 // The communicator's NCCL, made on the queue's thread if no call made it yet: that thread runs
 // the collectives of the communicator's queued work in order, so every rank makes it at the
-// same point of those.
-Status nccl_usable(StreamQueue& q, MPI_Comm handle, bool* usable) {
-  Comm* comm = world().comms.find(handle);
-  if (comm->nccl.held == nullptr) {
+// same point of those. *comm: the communicator, found again after that wait.
+Status nccl_usable(StreamQueue& q, MPI_Comm handle, Comm** comm, bool* usable) {
+  if (world().comms.find(handle)->nccl.held == nullptr) {
     WEFT_TRY(q.run_in_order([handle] {
       CallGuard call;
       Comm* c = world().comms.find(handle);
@@ -44,7 +40,8 @@ Status nccl_usable(StreamQueue& q, MPI_Comm handle, bool* usable) {
                           : Status::error(MPI_ERR_COMM, "the communicator was freed");
     }));
   }
-  return coll::prepare_nccl(*comm, usable);
+  *comm = world().comms.find(handle);
+  return coll::prepare_nccl(**comm, usable);
 }
 
 // Whether `count` elements at `buf` are one run of device memory, which the stream copies as
@@ -102,7 +99,8 @@ Status allreduce_on_nccl(StreamQueue& q, const void* sendbuf, void* recvbuf, MPI
       !wanted(comm->size, bytes))
     return Status::success();
   bool usable = false;
-  WEFT_TRY(nccl_usable(q, handle, &usable));
+  Comm* live = nullptr;
+  WEFT_TRY(nccl_usable(q, handle, &live, &usable));
   if (!usable) return Status::success();
   *ran = true;
   call.count = bytes / reduction.elem_size;
@@ -113,14 +111,14 @@ Status allreduce_on_nccl(StreamQueue& q, const void* sendbuf, void* recvbuf, MPI
   if (dense_on_device(recvbuf, span) && (in_place || dense_on_device(sendbuf, span))) {
     call.send = send;
     call.recv = recv;
-    return coll::start_nccl(*world().comms.find(handle), call, q.cuda_stream());
+    return coll::start_nccl(*live, call, q.cuda_stream());
   }
   void* block = nullptr;
   WEFT_TRY(q.take_block(bytes, &block, true));
   WEFT_TRY(stage(q, const_cast<void*>(in_place ? recvbuf : sendbuf), count, datatype, span, bytes,
                  block, true));
   call.send = call.recv = block;
-  WEFT_TRY(coll::start_nccl(*world().comms.find(handle), call, q.cuda_stream()));
+  WEFT_TRY(coll::start_nccl(*live, call, q.cuda_stream()));
   WEFT_TRY(stage(q, recvbuf, count, datatype, span, bytes, block, false));
   return q.release_at_stream_point(block);
 }
