@@ -257,33 +257,6 @@ void note_region(const tune::RegionTimes& times, CostModel* model, const std::st
             "# beta_region_ns_per_byte: 16 KiB such broadcasts against 8 B ones\n";
 }
 
-// alpha_device_us and beta_device_ns_per_byte from `times` (tune::device_copy_seconds).
-void note_device(const tune::DeviceCopyTimes& times, CostModel* model, const std::string& origin,
-                 std::string* notes) {
-  if (times.copy < 0) {
-    std::printf(
-        "alpha_device_us, beta_device_ns_per_byte   %.3f, %.4f   not measured: no CUDA "
-        "device usable here; kept from %s\n",
-        model->alpha_device_us, model->beta_device_ns_per_byte, origin.c_str());
-    *notes +=
-        "# alpha_device_us, beta_device_ns_per_byte: not measured (no CUDA device); kept "
-        "from " +
-        origin + "\n";
-    return;
-  }
-  model->alpha_device_us = times.copy * 1e6;
-  model->beta_device_ns_per_byte = times.per_byte * 1e9;
-  std::printf(
-      "alpha_device_us    %8.3f   8 B copies between GPU and pinned host memory, each "
-      "way, best of 21\n",
-      model->alpha_device_us);
-  std::printf("beta_device_ns_per_byte %8.4f   4 MiB such copies against 8 B ones, per byte\n",
-              model->beta_device_ns_per_byte);
-  *notes +=
-      "# alpha_device_us: 8 B copies between GPU and pinned host memory on rank 0\n"
-      "# beta_device_ns_per_byte: 4 MiB such copies against 8 B ones\n";
-}
-
 // Rank 0's part of a run on dedicated cores. Returns the exit status.
 // `other_node`: ranks 0 and 1 run on different nodes, so the link measured is the other-node one
 // and the same-node values are kept. `region`: the node region's costs, if measured.
@@ -295,12 +268,7 @@ int lead(const std::string& path, const std::string& hosts, int size, bool force
   measure_dedicated(measured_link(&model, other_node), &model, &notes, &busy);
   measure_reduction(&model, &notes);
   note_region(region, &model, origin, &notes);
-  note_device(tune::device_copy_seconds(21), &model, origin, &notes);
-  std::printf(
-      "alpha_nccl_us, beta_nccl_ns_per_byte   %.3f, %.4f   not measured: weft_tune does not "
-      "time NCCL; kept from %s\n",
-      model.alpha_nccl_us, model.beta_nccl_ns_per_byte, origin.c_str());
-  notes += "# alpha_nccl_us, beta_nccl_ns_per_byte: not measured; kept from " + origin + "\n";
+  tune::measure_gpu_values(&model, origin, &notes);
   const Link kept = measured_link(&model, !other_node);
   std::printf("%s, %s not measured: ranks 0 and 1 run on %s; kept from %s\n", kept.alpha_name,
               kept.beta_name, other_node ? "different nodes" : "one node", origin.c_str());
