@@ -1,7 +1,6 @@
 // The fake libnccl.so.2: NCCL's entry points that Weft calls (gpu/nccl_library.hpp), for the
-// processes of one machine over the fake CUDA driver. A communicator is a POSIX shared-memory
-// segment its ranks map (named in the unique id): a slot per rank for collectives and one per
-// pair of ranks for sends. Each call runs as a "kernel" on the caller's stream
+// processes of one machine over the fake CUDA driver. A communicator is a shared-memory segment
+// its ranks map (comm_segment.hpp). Each call runs as a "kernel" on the caller's stream
 // (weft_fake_cuda_launch): in the stream's order, holding that stream until every rank got
 // there, the data read and written through the driver's host views of device memory. Ranks
 // fold contributions in rank order, so every rank gets the same bits. Sends and receives must
@@ -9,16 +8,8 @@
 // all-to-all; at most one send and one receive per peer in a group.
 // WEFT_FAKE_NCCL_REFUSE=all (or a rank) makes ncclCommInitRank refuse there, as NCCL refuses
 // ranks that share a GPU.
-#include <fcntl.h>
-#include <sched.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -27,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "comm_segment.hpp"
 #include "elements.hpp"
 
 #define FAKE_NCCL_API extern "C" __attribute__((visibility("default")))
@@ -35,61 +27,11 @@
 extern "C" int weft_fake_cuda_launch(void* stream, int (*fn)(void*), void* data);
 extern "C" void* weft_fake_cuda_host_view(unsigned long long address, size_t bytes);
 
+using namespace fake_nccl;
+
 namespace {
 
-// ncclResult_t values.
-constexpr int kSuccess = 0, kSystemError = 2, kInternalError = 3, kInvalidArgument = 4,
-              kInvalidUsage = 5;
 constexpr int kVersion = 22800;  // "2.28.0"
-constexpr int kMaxRanks = 64;
-constexpr size_t kSlot = size_t(256) << 10;
-constexpr size_t kHeaderBytes = 4096;
-constexpr char kMagic[8] = "wftfake";
-constexpr auto kPatience = std::chrono::seconds(60);
-
-struct UniqueId {
-  char magic[8];
-  char name[120];  // the shared-memory segment
-};
-static_assert(sizeof(UniqueId) == 128, "ncclUniqueId is 128 bytes");
-
-struct Header {
-  std::atomic<uint32_t> joined, arrived, generation;
-  uint64_t rounds[kMaxRanks];  // an exchange's rounds, as each rank needs them
-};
-
-struct Comm {
-  int rank = 0, nranks = 1;
-  unsigned char* base = nullptr;
-  size_t bytes = 0;
-  std::atomic<int> error{kSuccess};
-
-  Header* header() { return reinterpret_cast<Header*>(base); }
-  unsigned char* slot(int r) { return base + kHeaderBytes + size_t(r) * kSlot; }
-  size_t pair_bytes() const { return kSlot / size_t(nranks); }
-  unsigned char* pair(int from, int to) {
-    return base + kHeaderBytes + size_t(nranks) * kSlot +
-           (size_t(from) * size_t(nranks) + size_t(to)) * pair_bytes();
-  }
-  // Returns once every rank has called it as often; false after kPatience without them.
-  bool barrier() {
-    Header* h = header();
-    const uint32_t generation = h->generation.load(std::memory_order_acquire);
-    if (h->arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == uint32_t(nranks)) {
-      h->arrived.store(0, std::memory_order_relaxed);
-      h->generation.fetch_add(1, std::memory_order_release);
-      return true;
-    }
-    const auto deadline = std::chrono::steady_clock::now() + kPatience;
-    while (h->generation.load(std::memory_order_acquire) == generation) {
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      sched_yield();
-    }
-    return true;
-  }
-};
-
-size_t segment_bytes(int nranks) { return kHeaderBytes + 2 * size_t(nranks) * kSlot; }
 
 unsigned char* view(const void* p, size_t bytes) {
   return static_cast<unsigned char*>(weft_fake_cuda_host_view(
@@ -286,12 +228,6 @@ bool refuses(int rank) {
   return std::strcmp(refuse, "all") == 0 || std::atoi(refuse) == rank;
 }
 
-void release(Comm* comm) {
-  if (comm == nullptr) return;
-  munmap(comm->base, comm->bytes);
-  delete comm;
-}
-
 }  // namespace
 
 using ncclComm_t = Comm*;
@@ -321,45 +257,19 @@ FAKE_NCCL_API const char* ncclGetErrorString(int result) {
 
 FAKE_NCCL_API int ncclGetUniqueId(UniqueId* id) {
   if (id == nullptr) return kInvalidArgument;
-  static std::atomic<int> made{0};
-  std::memset(id, 0, sizeof *id);
-  std::memcpy(id->magic, kMagic, sizeof kMagic);
-  std::snprintf(
-      id->name, sizeof id->name, "/weft-fake-nccl-%d-%d-%lld", int(getpid()), made.fetch_add(1),
-      static_cast<long long>(std::chrono::steady_clock::now().time_since_epoch().count()));
+  make_unique_id(id);
   return kSuccess;
 }
 
 FAKE_NCCL_API int ncclCommInitRank(ncclComm_t* out, int nranks, UniqueId id, int rank) {
   if (out == nullptr || nranks < 1 || nranks > kMaxRanks || rank < 0 || rank >= nranks ||
-      std::memcmp(id.magic, kMagic, sizeof kMagic) != 0)
+      !valid(id))
     return kInvalidArgument;
-  id.name[sizeof id.name - 1] = '\0';
-  const size_t bytes = segment_bytes(nranks);
-  const int fd = shm_open(id.name, O_CREAT | O_RDWR, 0600);
-  if (fd < 0) return kSystemError;
-  void* base = ftruncate(fd, off_t(bytes)) == 0
-                   ? mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
-                   : MAP_FAILED;
-  close(fd);
-  if (base == MAP_FAILED) return kSystemError;
-  auto* comm = new Comm;
-  comm->rank = rank;
-  comm->nranks = nranks;
-  comm->base = static_cast<unsigned char*>(base);
-  comm->bytes = bytes;
-  // Every rank joins before any uses the segment; then rank 0 removes its name.
-  comm->header()->joined.fetch_add(1, std::memory_order_acq_rel);
-  const auto deadline = std::chrono::steady_clock::now() + kPatience;
-  bool all = true;
-  while (comm->header()->joined.load(std::memory_order_acquire) < uint32_t(nranks) && all) {
-    all = std::chrono::steady_clock::now() < deadline;
-    sched_yield();
-  }
-  all = all && comm->barrier();
-  if (rank == 0) shm_unlink(id.name);
+  bool all = false;
+  Comm* comm = join(id, nranks, rank, &all);
+  if (comm == nullptr) return kSystemError;
   if (!all || refuses(rank)) {
-    release(comm);
+    leave(comm);
     return all ? kInvalidUsage : kSystemError;
   }
   *out = comm;
@@ -367,12 +277,12 @@ FAKE_NCCL_API int ncclCommInitRank(ncclComm_t* out, int nranks, UniqueId id, int
 }
 
 FAKE_NCCL_API int ncclCommDestroy(ncclComm_t comm) {
-  release(comm);
+  leave(comm);
   return kSuccess;
 }
 
 FAKE_NCCL_API int ncclCommAbort(ncclComm_t comm) {
-  release(comm);
+  leave(comm);
   return kSuccess;
 }
 
