@@ -1,10 +1,8 @@
 // The stream-ordered calls on a CUDA stream's queue (enqueued_calls.hpp).
 #include "runtime/streams/enqueued_calls.hpp"
 
-#include <algorithm>
 #include <memory>
 
-#include "gpu/memory.hpp"
 #include "runtime/request.hpp"
 #include "runtime/streams/sides.hpp"
 

@@ -7,7 +7,6 @@
 #include "mpi.h"
 
 namespace weft::streams {
-namespace {}  // namespace
 
 // Where the stream and the queue's thread meet for one call: a host function on the stream
 // marks `reached`; the thread marks `done` once the call's work has returned.
